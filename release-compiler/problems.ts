@@ -1,0 +1,40 @@
+/**
+ * Input problems, collected rather than thrown: the compiler reads every input,
+ * reports every problem with its file and line, then exits non-zero.
+ */
+export interface Problem {
+  file: string;
+  /** 1-based line number; 0 when the problem concerns the whole file. */
+  line: number;
+  message: string;
+}
+
+export class Problems {
+  readonly list: Problem[] = [];
+
+  report(file: string, line: number, message: string): void {
+    this.list.push({ file, line, message });
+  }
+
+  get count(): number {
+    return this.list.length;
+  }
+
+  /** One line per problem, `file:line: message`, in the order reported. */
+  format(limit = 200): string {
+    const shown = this.list.slice(0, limit).map(formatProblem);
+    if (this.list.length > limit) shown.push(`… and ${this.list.length - limit} more problems`);
+    return shown.join("\n");
+  }
+}
+
+export function formatProblem(p: Problem): string {
+  return p.line > 0 ? `${p.file}:${p.line}: ${p.message}` : `${p.file}: ${p.message}`;
+}
+
+/** Thrown when problems make it pointless to go on (after a reader has reported them). */
+export class InputRejected extends Error {
+  constructor(readonly problems: Problems) {
+    super(`${problems.count} input problem(s):\n${problems.format()}`);
+  }
+}
