@@ -60,8 +60,10 @@ export interface OrthoXmlTaxon {
 }
 
 /** One node of a HOG as written in orthoXML: a speciation, a duplication, or a gene leaf. */
-export type HogXmlNode =
-  | {
+export type HogXmlNode = HogXmlGroup | { kind: "geneRef"; ref: string; line: number };
+
+/** An orthologGroup (speciation) or paralogGroup (duplication). */
+export type HogXmlGroup = {
       kind: "orthologGroup" | "paralogGroup";
       /** `id` attribute as written (e.g. `HOG:0000003.1a_11`), if any. */
       id?: string;
@@ -73,8 +75,7 @@ export type HogXmlNode =
       completeness?: number;
       children: HogXmlNode[];
       line: number;
-    }
-  | { kind: "geneRef"; ref: string; line: number };
+    };
 
 export interface GffLocus {
   chromosome: string;

@@ -1,0 +1,100 @@
+/**
+ * FASTA proteomes (and cDNA): streamed record by record, so a proteome is never held whole.
+ * The protein id is the first word of the header, exactly as the other inputs refer to it.
+ */
+import type { FastaRecord } from "../inputs.js";
+import type { Problems } from "../problems.js";
+import { fileLabel, readLines } from "./lines.js";
+
+const UNIPROT_RE = /^(sp|tr)\|([^|]+)\|([^|]+)$/;
+
+interface Pending {
+  id: string;
+  description: string;
+  line: number;
+  chunks: string[];
+  /** Line of a `*` that ended a sequence line: fine if it is the last residue, a problem otherwise. */
+  starLine: number;
+  reportedBadChar: boolean;
+  /** False for records that are reported and dropped (empty or duplicate id). */
+  keep: boolean;
+}
+
+export async function* readFasta(path: string, problems: Problems): AsyncGenerator<FastaRecord> {
+  const file = fileLabel(path);
+  const seen = new Map<string, number>();
+  let rec: Pending | undefined;
+  let reportedOrphan = false;
+
+  const finish = (atEof: boolean): FastaRecord | undefined => {
+    if (!rec || !rec.keep) return undefined;
+    const sequence = rec.chunks.join("");
+    if (sequence === "") {
+      problems.report(
+        file,
+        rec.line,
+        atEof
+          ? `record "${rec.id}" has no sequence: the file ends after its header (truncated file?)`
+          : `record "${rec.id}" has no sequence`,
+      );
+      return undefined;
+    }
+    const out: FastaRecord = { id: rec.id, description: rec.description, sequence, line: rec.line };
+    const m = UNIPROT_RE.exec(rec.id);
+    if (m) out.uniprot = { reviewed: m[1] === "sp", accession: m[2], entryName: m[3] };
+    return out;
+  };
+
+  for await (const { text, lineNo } of readLines(path, problems)) {
+    if (text.startsWith(">")) {
+      const done = finish(false);
+      if (done) yield done;
+      const header = text.slice(1).trim();
+      const space = header.search(/\s/);
+      const id = space < 0 ? header : header.slice(0, space);
+      const description = space < 0 ? "" : header.slice(space).trim();
+      rec = { id, description, line: lineNo, chunks: [], starLine: 0, reportedBadChar: false, keep: true };
+      if (id === "") {
+        problems.report(file, lineNo, "empty header: no protein id after '>'");
+        rec.keep = false;
+      } else {
+        const first = seen.get(id);
+        if (first !== undefined) {
+          problems.report(file, lineNo, `duplicate id "${id}" (first on line ${first})`);
+          rec.keep = false;
+        } else seen.set(id, lineNo);
+      }
+      continue;
+    }
+    let residues = text.replace(/\s+/g, "");
+    if (residues === "") continue;
+    if (!rec) {
+      if (!reportedOrphan) {
+        problems.report(file, lineNo, "sequence line before the first '>' header");
+        reportedOrphan = true;
+      }
+      continue;
+    }
+    if (!rec.keep) continue;
+    if (rec.starLine > 0 && !rec.reportedBadChar) {
+      problems.report(file, rec.starLine, `'*' inside the sequence of "${rec.id}" (only one trailing '*' is allowed)`);
+      rec.reportedBadChar = true;
+    }
+    rec.starLine = 0;
+    if (residues.endsWith("*")) {
+      residues = residues.slice(0, -1);
+      rec.starLine = lineNo;
+    }
+    if (!/^[A-Za-z]*$/.test(residues)) {
+      const bad = residues.match(/[^A-Za-z]/)![0];
+      if (!rec.reportedBadChar) {
+        problems.report(file, lineNo, `invalid character '${bad}' in the sequence of "${rec.id}" (only letters are allowed)`);
+        rec.reportedBadChar = true;
+      }
+      residues = residues.replace(/[^A-Za-z]/g, "");
+    }
+    rec.chunks.push(residues.toUpperCase());
+  }
+  const done = finish(true);
+  if (done) yield done;
+}

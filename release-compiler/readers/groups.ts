@@ -1,0 +1,25 @@
+/** Orthologous groups (cliques), TSV `Group, Protein` with a header line (FastOMA's OrthologousGroups.tsv). Streamed. */
+import type { GroupRow } from "../inputs.js";
+import type { Problems } from "../problems.js";
+import { fileLabel, isBlank, readLines } from "./lines.js";
+
+export async function* readGroupsTsv(path: string, problems: Problems): AsyncGenerator<GroupRow> {
+  const file = fileLabel(path);
+  let first = true;
+  for await (const { text, lineNo } of readLines(path, problems)) {
+    if (isBlank(text)) continue;
+    const cols = text.split("\t").map((c) => c.trim());
+    const isHeader = first && cols[0].toLowerCase() === "group";
+    first = false;
+    if (isHeader) continue;
+    if (cols.length !== 2) {
+      problems.report(file, lineNo, `expected 2 tab-separated columns (Group, Protein), found ${cols.length}`);
+      continue;
+    }
+    if (cols[0] === "" || cols[1] === "") {
+      problems.report(file, lineNo, cols[0] === "" ? "empty group id" : "empty protein id");
+      continue;
+    }
+    yield { group: cols[0], protein: cols[1], line: lineNo };
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Pairwise relations: two protein ids a line, then optionally the relation type, a distance
+ * and a score (FastOMA's orthologs.tsv has only the two ids). Streamed.
+ */
+import type { PairRow } from "../inputs.js";
+import type { Problems } from "../problems.js";
+import { fileLabel, isBlank, readLines } from "./lines.js";
+
+export const REL_TYPES = ["1:1", "1:n", "m:1", "m:n", "close paralog", "homeolog"] as const;
+const HEADER_WORDS = new Set(["protein1", "protein_1", "id1", "entry1", "gene1"]);
+const FLOAT_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+export async function* readPairsTsv(path: string, problems: Problems): AsyncGenerator<PairRow> {
+  const file = fileLabel(path);
+  let first = true;
+  for await (const { text, lineNo } of readLines(path, problems)) {
+    if (isBlank(text)) continue;
+    const cols = text.split("\t").map((c) => c.trim());
+    // Only the first line may be a header, recognised by its first column name.
+    const isHeader = first && HEADER_WORDS.has(cols[0].toLowerCase());
+    first = false;
+    if (isHeader) continue;
+    if (cols.length < 2 || cols.length > 5) {
+      problems.report(
+        file,
+        lineNo,
+        `expected 2 to 5 tab-separated columns (protein1, protein2[, rel_type, distance, score]), found ${cols.length}`,
+      );
+      continue;
+    }
+    const [protein1, protein2, relType = "", distanceText = "", scoreText = ""] = cols;
+    let ok = true;
+    if (protein1 === "" || protein2 === "") {
+      problems.report(file, lineNo, "empty protein id");
+      ok = false;
+    } else if (protein1 === protein2) {
+      problems.report(file, lineNo, `protein ${protein1} is paired with itself`);
+      ok = false;
+    }
+    if (relType !== "" && !(REL_TYPES as readonly string[]).includes(relType)) {
+      problems.report(file, lineNo, `relation type "${relType}" is not one of ${REL_TYPES.join(", ")}`);
+      ok = false;
+    }
+    const number = (name: string, t: string): number | undefined => {
+      if (t === "") return undefined;
+      if (!FLOAT_RE.test(t)) {
+        problems.report(file, lineNo, `${name} "${t}" is not a number`);
+        ok = false;
+        return undefined;
+      }
+      return Number(t);
+    };
+    const distance = number("distance", distanceText);
+    const score = number("score", scoreText);
+    if (!ok) continue;
+    const row: PairRow = { protein1, protein2, line: lineNo };
+    if (relType !== "") row.relType = relType;
+    if (distance !== undefined) row.distance = distance;
+    if (score !== undefined) row.score = score;
+    yield row;
+  }
+}

@@ -1,0 +1,25 @@
+/** Cross-references, TSV `protein_id, source, xref` (an optional header line is skipped). Streamed. */
+import type { XrefRow } from "../inputs.js";
+import type { Problems } from "../problems.js";
+import { fileLabel, isBlank, readLines } from "./lines.js";
+
+const COLUMNS = ["protein_id", "source", "xref"];
+
+export async function* readXrefTsv(path: string, problems: Problems): AsyncGenerator<XrefRow> {
+  const file = fileLabel(path);
+  for await (const { text, lineNo } of readLines(path, problems)) {
+    if (isBlank(text)) continue;
+    const cols = text.split("\t").map((c) => c.trim());
+    if (cols[0] === "protein_id") continue; // header
+    if (cols.length !== 3) {
+      problems.report(file, lineNo, `expected 3 tab-separated columns (protein_id, source, xref), found ${cols.length}`);
+      continue;
+    }
+    const empty = COLUMNS.filter((_, i) => cols[i] === "");
+    if (empty.length > 0) {
+      problems.report(file, lineNo, `empty ${empty.join(", ")}`);
+      continue;
+    }
+    yield { proteinId: cols[0], source: cols[1], xref: cols[2], line: lineNo };
+  }
+}

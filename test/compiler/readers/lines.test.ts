@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { readLines } from "../../../release-compiler/readers/lines.js";
+import { collect, messages, Problems, tempFile } from "./tmp.js";
+
+describe("readLines", () => {
+  it("streams lines with 1-based numbers and strips \\r", async () => {
+    const file = tempFile("a.txt", "one\r\ntwo\n\nfour");
+    expect(await collect(readLines(file))).toEqual([
+      { text: "one", lineNo: 1 },
+      { text: "two", lineNo: 2 },
+      { text: "", lineNo: 3 },
+      { text: "four", lineNo: 4 },
+    ]);
+  });
+
+  it("gunzips by content, whatever the extension", async () => {
+    const file = tempFile("looks-plain.txt", "alpha\nbeta\n", { gzip: true });
+    expect((await collect(readLines(file))).map((l) => l.text)).toEqual(["alpha", "beta"]);
+  });
+
+  it("throws on a missing file without a collector, reports it with one", async () => {
+    await expect(collect(readLines("/nonexistent/x.txt"))).rejects.toThrow(/ENOENT/);
+    const problems = new Problems();
+    expect(await collect(readLines("/nonexistent/x.txt", problems))).toEqual([]);
+    expect(problems.list).toEqual([{ file: "/nonexistent/x.txt", line: 0, message: "file not found" }]);
+  });
+
+  it("reports a truncated gzip file after the last good line", async () => {
+    const full = tempFile("full.gz", "x\n".repeat(50_000), { gzip: true });
+    const { readFileSync } = await import("node:fs");
+    const bytes = readFileSync(full);
+    const cut = tempFile("cut.gz", bytes.subarray(0, Math.floor(bytes.length / 2)));
+    const problems = new Problems();
+    const lines = await collect(readLines(cut, problems));
+    expect(lines.length).toBeLessThan(50_000);
+    expect(messages(problems)).toHaveLength(1);
+    expect(problems.list[0].line).toBe(lines.length + 1);
+    expect(problems.list[0].message).toMatch(/^gzip data is truncated or corrupt/);
+  });
+});
