@@ -1,0 +1,351 @@
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import {
+  FORMAT_VERSION,
+  type FamilyRow,
+  type GenomeDetail,
+  type GenomeInfo,
+  type GroupRow,
+  type Manifest,
+  type ProteinRow,
+  type ProteinSummary,
+  type SequenceRow,
+} from "../src/release/format.js";
+import { loadConfig, type ReleaseConfig } from "./config.js";
+import { readAnnotations } from "./derive/annotations.js";
+import { deriveGroups, fingerprintGroups } from "./derive/groups.js";
+import { buildFamily, hogIdLevels, orthoXmlTaxonNames, type FamilyBuild } from "./derive/hogs.js";
+import { chooseMainIsoforms, readCdna, readIsoforms, readLoci, readProteomes, type ProteinTable } from "./derive/proteins.js";
+import { buildTaxonomy, lineage, type TaxonomyBuild } from "./derive/taxonomy.js";
+import { InputRejected, Problems } from "./problems.js";
+import { readGroupsTsv } from "./readers/groups.js";
+import { readNewick } from "./readers/newick.js";
+import { readOrthoXml } from "./readers/orthoxml.js";
+import { readPairsTsv } from "./readers/pairs.js";
+import { readSpeciesInfo } from "./readers/species-info.js";
+import { blobWriter, type BlobWriter } from "./write/blobs.js";
+import { writeKeyIndex, writeTable } from "./write/tables.js";
+
+/** Shard sizes: a shard is one blob read, so these trade request cost against blob count. */
+export const LAYOUT = {
+  proteinsPerShard: 512,
+  sequencesPerShard: 128,
+  groupsPerShard: 256,
+  familiesPerShard: 64,
+  annotationsPerShard: 256,
+  keysPerLeaf: 4096,
+};
+
+export interface CompileResult {
+  manifest: Manifest;
+  outDir: string;
+  stats: { blobs: number; bytes: number; largestBlob: number; manifestBytes: number; seconds: number };
+}
+
+/** Everything the derivations produce, ready to be written. */
+interface ReleaseBuild {
+  config: ReleaseConfig;
+  taxonomy: TaxonomyBuild;
+  species: Awaited<ReturnType<typeof readSpeciesInfo>>;
+  proteins: ProteinTable;
+  families: FamilyBuild[];
+  /** Per entry - 1: family index (0 = none), HOG id, lineage levels spanned. */
+  family: Int32Array;
+  hog: string[];
+  hogLevelCount: Int32Array;
+  groups: number[][];
+  fingerprints: string[];
+  group: Int32Array;
+  annotations: Awaited<ReturnType<typeof readAnnotations>>;
+}
+
+/**
+ * Compiles the release described by a config file into `outDir`. The release is built in a
+ * sibling folder and moved into place only when complete, so a failed compile never
+ * touches an existing release.
+ */
+export async function compileRelease(configPath: string, outDir: string): Promise<CompileResult> {
+  const started = performance.now();
+  const loaded = await loadConfig(configPath);
+  if (!loaded.config) throw new InputRejected(loaded.problems);
+  const build = await deriveRelease(loaded.config, loaded.problems);
+
+  const target = resolve(outDir);
+  mkdirSync(dirname(target), { recursive: true });
+  const partial = `${target}.partial-${process.pid}`;
+  rmSync(partial, { recursive: true, force: true });
+  try {
+    const blobs = blobWriter(partial);
+    const manifest = writeRelease(build, blobs);
+    const json = JSON.stringify(manifest);
+    writeFileSync(join(partial, "manifest.json"), json);
+    replaceDirectory(partial, target);
+    return {
+      manifest,
+      outDir: target,
+      stats: {
+        blobs: blobs.stats.blobs,
+        bytes: blobs.stats.bytes,
+        largestBlob: blobs.stats.largest,
+        manifestBytes: json.length,
+        seconds: (performance.now() - started) / 1000,
+      },
+    };
+  } catch (error) {
+    rmSync(partial, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function replaceDirectory(from: string, to: string): void {
+  const old = `${to}.old-${process.pid}`;
+  if (existsSync(to)) renameSync(to, old);
+  renameSync(from, to);
+  rmSync(old, { recursive: true, force: true });
+}
+
+/** Reads and checks every input, then derives numbering, HOGs, groups and annotations. */
+async function deriveRelease(config: ReleaseConfig, problems: Problems): Promise<ReleaseBuild> {
+  const stopIfProblems = () => {
+    if (problems.count) throw new InputRejected(problems);
+  };
+  const species = await readSpeciesInfo(config.speciesInfo, problems);
+  const tree = await readNewick(config.speciesTree, problems);
+  stopIfProblems();
+  const taxonomy = buildTaxonomy(tree!, species, config.speciesTree, config.speciesInfo, problems);
+  stopIfProblems();
+
+  const proteins = await readProteomes(species, config.proteomes, problems);
+  if (config.cdna) await readCdna(proteins, species, config.cdna, problems);
+  if (config.loci) await readLoci(proteins, species, config.loci, problems);
+  if (config.isoforms) await readIsoforms(proteins, species, config.isoforms, problems);
+
+  const families = await readHogs(config, taxonomy, proteins, problems);
+  const n = proteins.count;
+  const family = new Int32Array(n);
+  const hog = new Array<string>(n).fill("");
+  const hogLevelCount = new Int32Array(n);
+  for (const f of families) {
+    const rootLevel = f.nodes[0].level;
+    f.members.forEach((entry, i) => {
+      family[entry - 1] = f.index;
+      hog[entry - 1] = f.nodes[f.memberNode[i]].id;
+      const up = lineage(taxonomy, taxonomy.genomeLevels[proteins.genome[entry - 1]]);
+      hogLevelCount[entry - 1] = up.indexOf(rootLevel) + 1;
+    });
+  }
+  chooseMainIsoforms(proteins, (e) => family[e - 1] > 0, config.isoforms ?? "isoforms", problems);
+
+  const groups = config.groups
+    ? await readGroups(config.groups, proteins, problems)
+    : deriveGroups(families, (e) => proteins.genome[e - 1]);
+  if (config.pairs) await checkPairs(config.pairs, proteins, problems);
+  const annotations = await readAnnotations(proteins, config, problems);
+  stopIfProblems();
+
+  const group = new Int32Array(n);
+  groups.forEach((members, g) => members.forEach((e) => (group[e - 1] = g + 1)));
+  const fingerprints = fingerprintGroups(groups, (e) => proteins.sequence[e - 1], n);
+  return { config, taxonomy, species, proteins, families, family, hog, hogLevelCount, groups, fingerprints, group, annotations };
+}
+
+async function readHogs(config: ReleaseConfig, taxonomy: TaxonomyBuild, proteins: ProteinTable, problems: Problems) {
+  const families: FamilyBuild[] = [];
+  const entryOfGene = new Map<string, number>();
+  const inFamily = new Map<number, string>();
+  let taxonNames = new Map<string, string>();
+  await readOrthoXml(
+    config.hogs,
+    problems,
+    (root) => {
+      const family = buildFamily(root, families.length + 1, {
+        taxonomy,
+        prefix: config.hogReleaseLetter ?? "",
+        entryOfGene: (id) => entryOfGene.get(id),
+        genomeOf: (entry) => proteins.genome[entry - 1],
+        taxonNames,
+        file: config.hogs,
+        problems,
+      });
+      if (!family) return;
+      for (const entry of family.members) {
+        const other = inFamily.get(entry);
+        if (other) problems.report(config.hogs, root.line, `protein ${proteins.inputId[entry - 1]} is in two HOGs (${other}, ${family.rootId})`);
+        inFamily.set(entry, family.rootId);
+      }
+      families.push(family);
+    },
+    // The species and taxonomy blocks precede <groups>: map genes to entries before any family.
+    (header) => {
+      for (const sp of header.species) {
+        for (const gene of sp.genes) {
+          const entry = proteins.byInputId.get(gene.protId);
+          if (entry === undefined) problems.report(config.hogs, gene.line, `protein ${gene.protId} of the HOGs is not in the proteomes`);
+          else entryOfGene.set(gene.id, entry);
+        }
+      }
+      taxonNames = orthoXmlTaxonNames(header.taxonomy);
+    },
+  );
+  const ids = new Map<string, string>();
+  for (const f of families) {
+    for (const id of hogIdLevels(f).keys()) {
+      const other = ids.get(id);
+      if (other !== undefined) problems.report(config.hogs, 0, `HOG id ${id} is used by two families (${other}, ${f.rootId})`);
+      ids.set(id, f.rootId);
+    }
+  }
+  return families;
+}
+
+async function readGroups(file: string, proteins: ProteinTable, problems: Problems): Promise<number[][]> {
+  const groups = new Map<string, number[]>();
+  const groupOf = new Map<number, string>();
+  for await (const row of readGroupsTsv(file, problems)) {
+    const entry = proteins.byInputId.get(row.protein);
+    if (entry === undefined) {
+      problems.report(file, row.line, `unknown protein ${row.protein}`);
+      continue;
+    }
+    const other = groupOf.get(entry);
+    if (other !== undefined) {
+      problems.report(file, row.line, `protein ${row.protein} is already in group ${other}`);
+      continue;
+    }
+    const members = groups.get(row.group) ?? [];
+    if (members.some((m) => proteins.genome[m - 1] === proteins.genome[entry - 1])) {
+      problems.report(file, row.line, `group ${row.group} already has a protein of this genome`);
+      continue;
+    }
+    members.push(entry);
+    groups.set(row.group, members);
+    groupOf.set(entry, row.group);
+  }
+  return [...groups.values()].map((m) => m.sort((a, b) => a - b));
+}
+
+async function checkPairs(file: string, proteins: ProteinTable, problems: Problems): Promise<void> {
+  for await (const row of readPairsTsv(file, problems)) {
+    for (const id of [row.protein1, row.protein2]) {
+      if (!proteins.byInputId.has(id)) problems.report(file, row.line, `unknown protein ${id}`);
+    }
+  }
+}
+
+/** Writes every table, index and genome blob, and returns the manifest naming them. */
+function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
+  const p = b.proteins;
+  const summary = (entry: number): ProteinSummary => {
+    const i = entry - 1;
+    return {
+      entry,
+      canonicalId: p.canonicalId[i],
+      md5: p.md5[i],
+      length: p.sequence[i].length,
+      group: b.group[i],
+      hog: b.hog[i],
+      chromosome: p.chromosome[i],
+      locus: p.locus[i],
+      isMain: p.isMain[i],
+    };
+  };
+  const familyByIndex = b.families;
+
+  const proteins = writeTable<ProteinRow>(blobs, p.count, LAYOUT.proteinsPerShard, (i) => ({
+    ...summary(i + 1),
+    family: b.family[i],
+    rootHog: b.family[i] ? familyByIndex[b.family[i] - 1].rootHog : 0,
+    hogLevelCount: b.hogLevelCount[i],
+    isoforms: p.isoforms[i] ?? [],
+    exons: p.exons[i],
+    description: p.description[i],
+  }));
+  const sequences = writeTable<SequenceRow>(blobs, p.count, LAYOUT.sequencesPerShard, (i) => ({
+    sequence: p.sequence[i],
+    cdna: p.cdna[i],
+  }));
+  const groups = writeTable<GroupRow>(blobs, b.groups.length, LAYOUT.groupsPerShard, (g) => ({
+    nr: g + 1,
+    fingerprint: b.fingerprints[g],
+    members: b.groups[g].map(summary),
+  }));
+  const families = writeTable<FamilyRow>(blobs, b.families.length, LAYOUT.familiesPerShard, (f) => {
+    const fam = b.families[f];
+    return { family: fam.index, rootId: fam.rootId, rootHog: fam.rootHog, nodes: fam.nodes, members: fam.members.map(summary) };
+  });
+  const annotations = writeTable(blobs, p.count, LAYOUT.annotationsPerShard, (i) => b.annotations.rows[i]);
+
+  const entryIds = new Map<string, number[]>();
+  const addId = (key: string, entry: number) => {
+    if (!key) return;
+    const list = entryIds.get(key);
+    if (!list) entryIds.set(key, [entry]);
+    else if (list[list.length - 1] !== entry && !list.includes(entry)) list.push(entry);
+  };
+  for (let i = 0; i < p.count; i++) {
+    addId(p.canonicalId[i], i + 1);
+    for (const a of p.aliases[i]) addId(a, i + 1);
+    for (const [, id] of b.annotations.rows[i].xrefs) addId(id, i + 1);
+  }
+  for (const list of entryIds.values()) list.sort((x, y) => x - y);
+  const fingerprintIndex = new Map<string, number[]>();
+  b.fingerprints.forEach((fp, g) => {
+    if (fp !== "n/a") fingerprintIndex.set(fp, [...(fingerprintIndex.get(fp) ?? []), g + 1]);
+  });
+  const hogIds = new Map<string, number>();
+  let hogCount = 0;
+  for (const f of b.families) {
+    for (const id of hogIdLevels(f).keys()) {
+      hogIds.set(id, f.index);
+      hogCount += 1;
+    }
+  }
+
+  const genomes: GenomeInfo[] = b.species.map((s, g) => ({
+    code: s.code,
+    taxonId: s.taxonId,
+    species: s.scientificName,
+    firstEntry: p.genomeFirstEntry[g],
+    nrEntries: p.genomeSize[g],
+    level: b.taxonomy.genomeLevels[g],
+    detail: blobs.put(genomeDetail(p, g)),
+  }));
+
+  return {
+    format: FORMAT_VERSION,
+    name: b.config.name,
+    hogPrefix: b.config.hogReleaseLetter ?? "",
+    counts: {
+      genomes: genomes.length,
+      proteins: p.count,
+      groups: b.groups.length,
+      families: b.families.length,
+      hogs: hogCount,
+    },
+    taxonomy: { names: b.taxonomy.names, parents: b.taxonomy.parents, genomes: b.taxonomy.genomes },
+    genomes,
+    tables: { proteins, sequences, groups, families, annotations },
+    indexes: {
+      entryIds: writeKeyIndex(blobs, entryIds, LAYOUT.keysPerLeaf),
+      fingerprints: writeKeyIndex(blobs, fingerprintIndex, LAYOUT.keysPerLeaf),
+      hogIds: writeKeyIndex(blobs, hogIds, LAYOUT.keysPerLeaf),
+      goTerms: writeKeyIndex(blobs, b.annotations.goTerms, LAYOUT.keysPerLeaf),
+    },
+  };
+}
+
+/** Chromosomes of a genome in order of first appearance, with runs of consecutive entry numbers. */
+function genomeDetail(p: ProteinTable, g: number): GenomeDetail {
+  const byChromosome = new Map<string, Array<[number, number]>>();
+  const first = p.genomeFirstEntry[g];
+  for (let e = first; e < first + p.genomeSize[g]; e++) {
+    const chr = p.chromosome[e - 1];
+    const ranges = byChromosome.get(chr) ?? [];
+    const last = ranges[ranges.length - 1];
+    if (last && last[1] === e - 1) last[1] = e;
+    else ranges.push([e, e]);
+    byChromosome.set(chr, ranges);
+  }
+  return { chromosomes: [...byChromosome].map(([id, entryRanges]) => ({ id, entryRanges })) };
+}
+

@@ -1,0 +1,176 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import type { Locus } from "../../src/release/format.js";
+import type { SpeciesInfoRow } from "../inputs.js";
+import type { Problems } from "../problems.js";
+import { speciesFile } from "../config.js";
+import { readFasta } from "../readers/fasta.js";
+import { readGff } from "../readers/gff.js";
+import { readSplice } from "../readers/splice.js";
+
+/**
+ * Every protein of the release, by entry number - 1. Entry numbers are 1..N, contiguous per
+ * genome in species_info order, proteins in FASTA order.
+ */
+export interface ProteinTable {
+  count: number;
+  /** First word of the FASTA header: the id every other input uses. */
+  inputId: string[];
+  canonicalId: string[];
+  genome: number[];
+  /** 1-based index within the genome (the number in the orthid). */
+  indexInGenome: number[];
+  sequence: string[];
+  md5: string[];
+  cdna: string[];
+  description: string[];
+  chromosome: string[];
+  locus: Locus[];
+  exons: Array<Array<[number, number]>>;
+  /** Isoform entry numbers of the protein's gene (itself included), or undefined for a single isoform. */
+  isoforms: Array<number[] | undefined>;
+  isMain: boolean[];
+  /** Aliases for lookup besides the canonical id: FASTA id, UniProt accession and entry name. */
+  aliases: string[][];
+  /** Input id → entry number. */
+  byInputId: Map<string, number>;
+  genomeFirstEntry: number[];
+  genomeSize: number[];
+}
+
+const NO_LOCUS: Locus = [0, 0, 0];
+
+export async function readProteomes(
+  species: SpeciesInfoRow[],
+  folder: string,
+  problems: Problems,
+): Promise<ProteinTable> {
+  const t: ProteinTable = {
+    count: 0, inputId: [], canonicalId: [], genome: [], indexInGenome: [], sequence: [], md5: [], cdna: [],
+    description: [], chromosome: [], locus: [], exons: [], isoforms: [], isMain: [], aliases: [],
+    byInputId: new Map(), genomeFirstEntry: [], genomeSize: [],
+  };
+  const firstSeen = new Map<string, string>();
+  for (const [g, s] of species.entries()) {
+    const file = speciesFile(folder, s.code, ".fa");
+    t.genomeFirstEntry.push(t.count + 1);
+    if (!existsSync(file)) {
+      problems.report(file, 0, `proteome of ${s.code} is missing`);
+      t.genomeSize.push(0);
+      continue;
+    }
+    let n = 0;
+    for await (const rec of readFasta(file, problems)) {
+      const where = `${file}:${rec.line}`;
+      if (t.byInputId.has(rec.id)) {
+        problems.report(file, rec.line, `protein id ${rec.id} is used twice (first at ${firstSeen.get(rec.id)})`);
+        continue;
+      }
+      n += 1;
+      t.count += 1;
+      t.byInputId.set(rec.id, t.count);
+      firstSeen.set(rec.id, where);
+      t.inputId.push(rec.id);
+      t.canonicalId.push(rec.uniprot ? rec.uniprot.accession : rec.id);
+      t.aliases.push(rec.uniprot ? [rec.id, rec.uniprot.entryName] : []);
+      t.genome.push(g);
+      t.indexInGenome.push(n);
+      t.sequence.push(rec.sequence);
+      t.md5.push(createHash("md5").update(rec.sequence).digest("hex"));
+      t.cdna.push("");
+      t.description.push(rec.description);
+      t.chromosome.push("");
+      t.locus.push(NO_LOCUS);
+      t.exons.push([]);
+      t.isoforms.push(undefined);
+      t.isMain.push(true);
+    }
+    t.genomeSize.push(n);
+    if (n > 99_999) problems.report(file, 0, `${s.code} has ${n} proteins; orthids allow at most 99999 per genome`);
+  }
+  return t;
+}
+
+/** cDNA: same ids as the proteomes; a genome without a cDNA file keeps "" for its proteins. */
+export async function readCdna(t: ProteinTable, species: SpeciesInfoRow[], folder: string, problems: Problems) {
+  for (const [g, s] of species.entries()) {
+    const file = speciesFile(folder, s.code, ".fa");
+    if (!existsSync(file)) continue;
+    for await (const rec of readFasta(file, problems)) {
+      const entry = t.byInputId.get(rec.id);
+      if (entry === undefined || t.genome[entry - 1] !== g) {
+        problems.report(file, rec.line, `cDNA ${rec.id} is not a protein of ${s.code}`);
+        continue;
+      }
+      if (!/^[ACGTUN]*$/.test(rec.sequence)) {
+        problems.report(file, rec.line, `cDNA ${rec.id} has characters other than nucleotides`);
+        continue;
+      }
+      t.cdna[entry - 1] = rec.sequence;
+    }
+  }
+}
+
+/** Loci from GFF3: the gene span and strand, exons from CDS features. Features of other genes are ignored. */
+export async function readLoci(t: ProteinTable, species: SpeciesInfoRow[], folder: string, problems: Problems) {
+  for (const [g, s] of species.entries()) {
+    const file = speciesFile(folder, s.code, ".gff");
+    if (!existsSync(file)) continue;
+    const loci = await readGff(file, problems);
+    for (const [id, locus] of loci) {
+      const entry = t.byInputId.get(id);
+      if (entry === undefined) continue;
+      if (t.genome[entry - 1] !== g) {
+        problems.report(file, locus.line, `${id} is a protein of another genome than ${s.code}`);
+        continue;
+      }
+      t.chromosome[entry - 1] = locus.chromosome;
+      t.locus[entry - 1] = [locus.start, locus.end, locus.strand];
+      t.exons[entry - 1] = locus.exons;
+    }
+  }
+}
+
+/** Splice files: the isoforms of each gene. Main isoforms are settled after the HOGs are read. */
+export async function readIsoforms(t: ProteinTable, species: SpeciesInfoRow[], folder: string, problems: Problems) {
+  for (const [g, s] of species.entries()) {
+    const file = speciesFile(folder, s.code, ".splice");
+    if (!existsSync(file)) continue;
+    for (const gene of await readSplice(file, problems)) {
+      const entries: number[] = [];
+      for (const id of gene.isoforms) {
+        const entry = t.byInputId.get(id);
+        if (entry === undefined || t.genome[entry - 1] !== g) {
+          problems.report(file, gene.line, `isoform ${id} is not a protein of ${s.code}`);
+        } else if (t.isoforms[entry - 1]) {
+          problems.report(file, gene.line, `isoform ${id} is listed for two genes`);
+        } else entries.push(entry);
+      }
+      if (entries.length < 2) continue;
+      entries.sort((a, b) => a - b);
+      for (const e of entries) t.isoforms[e - 1] = entries;
+    }
+  }
+}
+
+/**
+ * One main isoform per gene: the isoform the HOGs reference, else the longest (first on ties).
+ * Returns problems where the HOGs reference two isoforms of one gene.
+ */
+export function chooseMainIsoforms(t: ProteinTable, inHog: (entry: number) => boolean, splicedFile: string, problems: Problems) {
+  const done = new Set<number[]>();
+  for (const isoforms of t.isoforms) {
+    if (!isoforms || done.has(isoforms)) continue;
+    done.add(isoforms);
+    const referenced = isoforms.filter(inHog);
+    if (referenced.length > 1) {
+      problems.report(splicedFile, 0, `isoforms ${referenced.map((e) => t.inputId[e - 1]).join(", ")} of one gene are all in HOGs`);
+    }
+    const main = referenced[0] ?? isoforms.reduce((a, b) => (t.sequence[b - 1].length > t.sequence[a - 1].length ? b : a));
+    for (const e of isoforms) t.isMain[e - 1] = e === main;
+  }
+}
+
+export function orthid(code: string, indexInGenome: number): string {
+  return `${code}${String(indexInGenome).padStart(5, "0")}`;
+}

@@ -1,0 +1,229 @@
+/**
+ * The release format: the one contract between the release compiler and the worker.
+ * Documented for humans in docs/release-format.md; bump FORMAT_VERSION on any change.
+ *
+ * A release is a manifest (small JSON) plus immutable msgpack blobs named by the hash of
+ * their bytes. Row tables are split into shards of a fixed number of rows, so the shard
+ * holding a row is found by arithmetic; key indexes are sorted leaves found by binary
+ * search over the first key of each leaf, kept in the manifest.
+ */
+
+export const FORMAT_VERSION = 1;
+
+/** Hex digits of the SHA-256 of a blob's bytes that make up its name. */
+export const BLOB_HASH_HEX_LENGTH = 32;
+
+/** Object-storage key of a blob, from its hash. */
+export const blobKey = (hash: string): string => `blobs/${hash}.msgpack`;
+
+/** Object-storage key of a release's manifest. */
+export const manifestKey = (releaseName: string): string => `releases/${releaseName}/manifest.json`;
+
+/** Object-storage key of the pointer naming the release served by default. */
+export const CURRENT_RELEASE_KEY = "releases/current";
+
+export interface Manifest {
+  format: typeof FORMAT_VERSION;
+  /** Release name, e.g. `All.Nov2026` (the version endpoint's `orth_version`). */
+  name: string;
+  /** Letters inserted after `HOG:` in this release's HOG ids (`E` in `HOG:E0000003`); may be "". */
+  hogPrefix: string;
+  counts: ReleaseCounts;
+  taxonomy: Taxonomy;
+  genomes: GenomeInfo[];
+  tables: {
+    /** Row = entry number - 1. */
+    proteins: TableRef<ProteinRow>;
+    /** Row = entry number - 1. */
+    sequences: TableRef<SequenceRow>;
+    /** Row = group number - 1. */
+    groups: TableRef<GroupRow>;
+    /** Row = family index - 1 (families in orthoXML document order). */
+    families: TableRef<FamilyRow>;
+    /** Row = entry number - 1. */
+    annotations: TableRef<AnnotationRow>;
+  };
+  indexes: {
+    /** Canonical ids, UniProt accessions and entry names, cross-reference ids → entry numbers. */
+    entryIds: KeyIndexRef<number[]>;
+    /** Group fingerprints → group numbers. */
+    fingerprints: KeyIndexRef<number[]>;
+    /** Every HOG id (root and sub-HOGs) → family index. */
+    hogIds: KeyIndexRef<number>;
+    /** GO term id → name, aspect and information content. */
+    goTerms: KeyIndexRef<GoTerm>;
+  };
+}
+
+export interface ReleaseCounts {
+  genomes: number;
+  proteins: number;
+  groups: number;
+  families: number;
+  hogs: number;
+}
+
+/**
+ * The species taxonomy as parallel arrays; a level's index is its id in every blob.
+ * Species are levels too, named by their scientific name.
+ */
+export interface Taxonomy {
+  names: string[];
+  /** Parent level index; -1 for the root. */
+  parents: number[];
+  /** Genome index for a species level, -1 for internal levels. */
+  genomes: number[];
+}
+
+export interface GenomeInfo {
+  code: string;
+  taxonId: number;
+  species: string;
+  /** Entry number of the genome's first protein; entries of a genome are contiguous. */
+  firstEntry: number;
+  nrEntries: number;
+  /** The species' own level index in the taxonomy. */
+  level: number;
+  /** Blob holding GenomeDetail. */
+  detail: string;
+}
+
+/** Per-genome blob: its chromosomes with the runs of entry numbers on each. */
+export interface GenomeDetail {
+  chromosomes: Array<{ id: string; entryRanges: Array<[number, number]> }>;
+}
+
+export interface TableRef<Row> {
+  rows: number;
+  rowsPerShard: number;
+  /** Blob hash of each shard; shard i holds rows [i·rowsPerShard, (i+1)·rowsPerShard). */
+  shards: string[];
+  /** Phantom field carrying the row type; never present at run time. */
+  readonly __row?: Row;
+}
+
+/** Blob content of a table shard. */
+export interface TableShard<Row> {
+  firstRow: number;
+  rows: Row[];
+}
+
+export interface KeyIndexRef<Value> {
+  keys: number;
+  /** `[first key, blob hash]` of each leaf, in key order (JavaScript string order). */
+  leaves: Array<[string, string]>;
+  readonly __value?: Value;
+}
+
+/** Blob content of a key-index leaf: parallel sorted keys and their values. */
+export interface KeyIndexLeaf<Value> {
+  keys: string[];
+  values: Value[];
+}
+
+/** Locus on the genome: `[start, end, strand]`, 1-based inclusive; `[0, 0, 0]` when unknown. */
+export type Locus = [number, number, number];
+
+/**
+ * What a protein summary needs, embedded wherever proteins are listed (group and HOG
+ * members, genome pages) so that a list never reads one shard per member.
+ */
+export interface ProteinSummary {
+  entry: number;
+  canonicalId: string;
+  md5: string;
+  length: number;
+  /** Group number, 0 = none. */
+  group: number;
+  /** The protein's deepest HOG id, "" = none. */
+  hog: string;
+  chromosome: string;
+  locus: Locus;
+  isMain: boolean;
+}
+
+export interface ProteinRow extends ProteinSummary {
+  /** Family index of the protein's root HOG, 0 = none. */
+  family: number;
+  /** Numeric part of the root HOG id, 0 = none. */
+  rootHog: number;
+  /** How many levels of the genome's lineage (species first) the family spans; 0 = none. */
+  hogLevelCount: number;
+  /** Entry numbers of every isoform of the protein's gene, itself included; [] for a single isoform. */
+  isoforms: number[];
+  /** CDS segments `[start, end]`. */
+  exons: Array<[number, number]>;
+  description: string;
+}
+
+export interface SequenceRow {
+  sequence: string;
+  cdna: string;
+}
+
+export interface GroupRow {
+  nr: number;
+  fingerprint: string;
+  /** Members in entry-number order. */
+  members: ProteinSummary[];
+}
+
+/** Node kinds of a HOG tree: speciation (orthologGroup) or duplication (paralogGroup). */
+export const SPECIATION = 0;
+export const DUPLICATION = 1;
+
+/**
+ * One node of a HOG family in preorder. A node's members are the contiguous slice
+ * `members[lo, hi)` of its family (members are stored in tree order).
+ */
+export interface HogNode {
+  kind: typeof SPECIATION | typeof DUPLICATION;
+  /** Parent node index, -1 for the root. */
+  parent: number;
+  lo: number;
+  hi: number;
+  /** Speciation nodes: the HOG id and the level it was written at. Duplications: "" and -1. */
+  id: string;
+  level: number;
+  /**
+   * Speciation nodes: every level on which this node stands for its HOG, most ancient first:
+   * its own level plus the levels skipped between it and the nearest speciation above it.
+   */
+  levels: number[];
+  /** CompletenessScore, or -1 when the input has none. */
+  completeness: number;
+}
+
+export interface FamilyRow {
+  family: number;
+  rootId: string;
+  rootHog: number;
+  nodes: HogNode[];
+  members: ProteinSummary[];
+}
+
+/** Cross-references, GO annotations and domains of one protein. */
+export interface AnnotationRow {
+  /** `[source, id]`. */
+  xrefs: Array<[string, string]>;
+  /** `[GO id, evidence code, reference, aspect letter]`. */
+  go: Array<[string, string, string, "P" | "F" | "C"]>;
+  /** `[source, domain id, name, start, end]`, 1-based inclusive. */
+  domains: Array<[string, string, string, number, number]>;
+}
+
+export interface GoTerm {
+  name: string;
+  aspect: "biological_process" | "molecular_function" | "cellular_component";
+  /** Information content computed from this release's annotations. */
+  ic: number;
+}
+
+/** Every blob a manifest refers to, each once: what a loader or publisher must upload. */
+export function manifestBlobs(manifest: Manifest): string[] {
+  const out = new Set<string>();
+  for (const table of Object.values(manifest.tables)) for (const hash of table.shards) out.add(hash);
+  for (const index of Object.values(manifest.indexes)) for (const [, hash] of index.leaves) out.add(hash);
+  for (const genome of manifest.genomes) out.add(genome.detail);
+  return [...out];
+}
