@@ -1,4 +1,26 @@
+import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { defineConfig } from "vitest/config";
+
+const root = import.meta.dirname;
+
+/**
+ * Node-side service binding for worker tests: hands out files of compiled test releases
+ * (`build/test/...`) so tests inside workerd can load them into the R2 binding, and the real
+ * input files (`shared/...` = ../shared/data) to check answers against.
+ */
+async function releaseFiles(request: Request): Promise<Response> {
+  const path = decodeURIComponent(new URL(request.url).pathname).replace(/^\/+/, "");
+  const [folder, rest] = path.startsWith("shared/") ? [resolve(root, "../shared/data"), path.slice(7)] : [resolve(root, "build/test"), path];
+  const file = resolve(folder, rest);
+  if (!file.startsWith(folder)) return new Response("outside the test folders", { status: 403 });
+  try {
+    return new Response(await readFile(file));
+  } catch {
+    return new Response(`no such file: ${path}`, { status: 404 });
+  }
+}
 
 // Two projects: the compiler (and everything else that runs in Node), and the worker inside workerd.
 export default defineConfig({
@@ -10,6 +32,21 @@ export default defineConfig({
           environment: "node",
           include: ["test/compiler/**/*.test.ts"],
           testTimeout: 120_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { serviceBindings: { RELEASE_FILES: releaseFiles } },
+          }),
+        ],
+        test: {
+          name: "worker",
+          include: ["test/worker/**/*.test.ts"],
+          globalSetup: ["test/worker/global-setup.ts"],
+          testTimeout: 60_000,
           hookTimeout: 300_000,
         },
       },

@@ -1,0 +1,16 @@
+/** An error answered as `{"detail": …}` with its HTTP status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: 400 | 404 | 405 | 406 | 410 | 413 | 415 | 503,
+    readonly detail: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(detail);
+  }
+}
+
+export const notFound = (detail = "Not found."): ApiError => new ApiError(404, detail);
+export const badRequest = (detail: string): ApiError => new ApiError(400, detail);
+
+/** Storage failed us (missing or corrupt blob, unreachable bucket): 503, never cached. */
+export const unavailable = (detail: string): ApiError => new ApiError(503, detail);

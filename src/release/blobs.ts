@@ -1,0 +1,88 @@
+import { Unpackr } from "msgpackr";
+import { unavailable } from "../errors.js";
+import { blobKey } from "./format.js";
+
+const unpackr = new Unpackr({ useRecords: true });
+
+/**
+ * Decoded blobs kept in the isolate. Blobs are immutable, so an entry never goes stale;
+ * the bound is on the bytes read (decoded objects take a small multiple of that).
+ */
+const MAX_CACHED_BYTES = 24 * 1024 * 1024;
+const cache = new Map<string, { value: unknown; bytes: number }>();
+let cachedBytes = 0;
+const inFlight = new Map<string, Promise<unknown>>();
+
+/** Counters for tests and benchmarks: what requests cost in storage reads. */
+export const blobStats = { reads: 0, bytesRead: 0, hits: 0 };
+
+export function clearBlobCache(): void {
+  cache.clear();
+  cachedBytes = 0;
+}
+
+/** Reads, verifies and decodes one blob; the same blob is fetched once however many ask at once. */
+export async function readBlob<T>(bucket: R2Bucket, hash: string): Promise<T> {
+  const hit = cache.get(hash);
+  if (hit) {
+    // Refresh recency: Map iteration order is insertion order, so re-insert.
+    cache.delete(hash);
+    cache.set(hash, hit);
+    blobStats.hits += 1;
+    return hit.value as T;
+  }
+  let pending = inFlight.get(hash);
+  if (!pending) {
+    pending = fetchBlob(bucket, hash).finally(() => inFlight.delete(hash));
+    inFlight.set(hash, pending);
+  }
+  return (await pending) as T;
+}
+
+async function fetchBlob(bucket: R2Bucket, hash: string): Promise<unknown> {
+  let object: R2ObjectBody | null;
+  try {
+    object = await bucket.get(blobKey(hash));
+  } catch (error) {
+    console.error(`blob ${hash}: storage unreachable`, error);
+    throw unavailable("The release storage is unreachable; try again shortly.");
+  }
+  if (!object) {
+    console.error(`blob ${hash}: missing`);
+    throw unavailable(`Release data is missing (blob ${hash}); try again shortly.`);
+  }
+  const bytes = new Uint8Array(await object.arrayBuffer());
+  blobStats.reads += 1;
+  blobStats.bytesRead += bytes.length;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  if (toHex(digest).slice(0, hash.length) !== hash) {
+    console.error(`blob ${hash}: content does not match its hash`);
+    throw unavailable(`Release data is corrupt (blob ${hash}); try again shortly.`);
+  }
+  let value: unknown;
+  try {
+    value = unpackr.unpack(bytes);
+  } catch (error) {
+    console.error(`blob ${hash}: undecodable`, error);
+    throw unavailable(`Release data is corrupt (blob ${hash}); try again shortly.`);
+  }
+  remember(hash, value, bytes.length);
+  return value;
+}
+
+function remember(hash: string, value: unknown, bytes: number): void {
+  if (bytes > MAX_CACHED_BYTES / 4) return;
+  cache.set(hash, { value, bytes });
+  cachedBytes += bytes;
+  for (const [key, entry] of cache) {
+    if (cachedBytes <= MAX_CACHED_BYTES) break;
+    cache.delete(key);
+    cachedBytes -= entry.bytes;
+  }
+}
+
+function toHex(bytes: Uint8Array): string {
+  let s = "";
+  for (const b of bytes) s += b.toString(16).padStart(2, "0");
+  return s;
+}

@@ -1,0 +1,61 @@
+import { SPECIATION, type FamilyRow } from "./format.js";
+
+/**
+ * Queries on a HOG family tree. A HOG id may stand on several nodes (a chain of speciations
+ * with no duplication between them) and each node on several levels; (id, level) names at
+ * most one node.
+ */
+
+/** Speciation nodes carrying `id`, top first. */
+export function nodesWithId(f: FamilyRow, id: string): number[] {
+  const out: number[] = [];
+  f.nodes.forEach((n, i) => n.kind === SPECIATION && n.id === id && out.push(i));
+  return out;
+}
+
+/** Every level of an id, most ancient first. */
+export function levelsOfId(f: FamilyRow, id: string): number[] {
+  return nodesWithId(f, id).flatMap((i) => f.nodes[i].levels);
+}
+
+/** The speciation node at or above `node` that stands on `level`. */
+export function nodeOnLevel(f: FamilyRow, node: number, level: number): number | undefined {
+  for (let i = node; i >= 0; i = f.nodes[i].parent) {
+    const n = f.nodes[i];
+    if (n.kind === SPECIATION && n.levels.includes(level)) return i;
+  }
+  return undefined;
+}
+
+/** True when `a` equals `b` or `b` extends `a` at a `.` boundary. */
+export function isPrefixId(a: string, b: string): boolean {
+  return a === b || b.startsWith(`${a}.`);
+}
+
+/** Ids of the HOGs above a node across duplications, the root first. */
+export function parentIds(f: FamilyRow, node: number): string[] {
+  const own = f.nodes[node].id;
+  const out: string[] = [];
+  for (let i = f.nodes[node].parent; i >= 0; i = f.nodes[i].parent) {
+    const n = f.nodes[i];
+    if (n.kind === SPECIATION && n.id !== own && !out.includes(n.id)) out.unshift(n.id);
+  }
+  return out;
+}
+
+/** Ids of the nearest HOGs below a node across a duplication, in tree order. */
+export function childIds(f: FamilyRow, node: number): string[] {
+  const own = f.nodes[node].id;
+  const out: string[] = [];
+  // Preorder: the subtree of `node` is the run of nodes after it whose members lie inside its range.
+  for (let i = node + 1; i < f.nodes.length && f.nodes[i].lo < f.nodes[node].hi; i++) {
+    const n = f.nodes[i];
+    if (n.kind !== SPECIATION || n.id === own || out.includes(n.id)) continue;
+    let nearest = true;
+    for (let j = n.parent; j !== node && j >= 0; j = f.nodes[j].parent) {
+      if (f.nodes[j].kind === SPECIATION && f.nodes[j].id !== own) nearest = false;
+    }
+    if (nearest) out.push(n.id);
+  }
+  return out;
+}

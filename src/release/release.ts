@@ -1,0 +1,143 @@
+import { notFound, unavailable } from "../errors.js";
+import { readBlob } from "./blobs.js";
+import {
+  CURRENT_RELEASE_KEY,
+  FORMAT_VERSION,
+  manifestKey,
+  type GenomeInfo,
+  type KeyIndexLeaf,
+  type KeyIndexRef,
+  type Manifest,
+  type TableRef,
+  type TableShard,
+} from "./format.js";
+
+/** How long the isolate trusts its reading of the current-release pointer. */
+const POINTER_TTL_MS = 30_000;
+
+/** One release, opened from its manifest: row and index reads go through the blob cache. */
+export interface Release {
+  manifest: Manifest;
+  bucket: R2Bucket;
+  /** Genome of an entry number (entries of a genome are contiguous). */
+  genomeOfEntry(entry: number): GenomeInfo;
+  row<Row>(table: TableRef<Row>, index: number): Promise<Row>;
+  /** Rows [from, to) in order, reading each shard once. */
+  rows<Row>(table: TableRef<Row>, from: number, to: number): AsyncGenerator<Row>;
+  lookup<Value>(index: KeyIndexRef<Value>, key: string): Promise<Value | undefined>;
+  /** Level index by name (level names, species codes); undefined when unknown. */
+  levelByName: Map<string, number>;
+}
+
+const manifests = new Map<string, Promise<Release>>();
+let pointer: { name: string; at: number } | undefined;
+
+/** The release a request asked for by name, or the current one. */
+export async function openRelease(bucket: R2Bucket, name?: string): Promise<Release> {
+  const releaseName = name ?? (await currentReleaseName(bucket));
+  let release = manifests.get(releaseName);
+  if (!release) {
+    release = loadRelease(bucket, releaseName);
+    manifests.set(releaseName, release);
+    release.catch(() => manifests.delete(releaseName));
+  }
+  return release;
+}
+
+/** Forgets cached manifests and the pointer (tests load several releases into one bucket). */
+export function forgetReleases(): void {
+  manifests.clear();
+  pointer = undefined;
+}
+
+async function currentReleaseName(bucket: R2Bucket): Promise<string> {
+  if (pointer && Date.now() - pointer.at < POINTER_TTL_MS) return pointer.name;
+  const object = await getOrUnavailable(bucket, CURRENT_RELEASE_KEY);
+  if (!object) throw unavailable("No release is published yet.");
+  const name = (await object.text()).trim();
+  pointer = { name, at: Date.now() };
+  return name;
+}
+
+async function getOrUnavailable(bucket: R2Bucket, key: string): Promise<R2ObjectBody | null> {
+  try {
+    return await bucket.get(key);
+  } catch (error) {
+    console.error(`${key}: storage unreachable`, error);
+    throw unavailable("The release storage is unreachable; try again shortly.");
+  }
+}
+
+async function loadRelease(bucket: R2Bucket, name: string): Promise<Release> {
+  const object = await getOrUnavailable(bucket, manifestKey(name));
+  if (!object) throw notFound(`Unknown release: ${name}`);
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(await object.text()) as Manifest;
+  } catch {
+    throw unavailable(`The manifest of release ${name} is corrupt.`);
+  }
+  if (manifest.format !== FORMAT_VERSION) {
+    throw unavailable(`Release ${name} has format ${manifest.format}; this worker reads format ${FORMAT_VERSION}.`);
+  }
+  return releaseFromManifest(bucket, manifest);
+}
+
+export function releaseFromManifest(bucket: R2Bucket, manifest: Manifest): Release {
+  const starts = manifest.genomes.map((g) => g.firstEntry);
+  const levelByName = new Map<string, number>();
+  manifest.taxonomy.names.forEach((n, i) => levelByName.set(n, i));
+  manifest.genomes.forEach((g) => levelByName.set(g.code, g.level));
+
+  const shardOf = async <Row>(table: TableRef<Row>, index: number): Promise<TableShard<Row>> =>
+    readBlob<TableShard<Row>>(bucket, table.shards[Math.floor(index / table.rowsPerShard)]);
+
+  return {
+    manifest,
+    bucket,
+    levelByName,
+    genomeOfEntry(entry) {
+      return manifest.genomes[upperBound(starts, entry) - 1];
+    },
+    async row(table, index) {
+      const shard = await shardOf(table, index);
+      return shard.rows[index - shard.firstRow];
+    },
+    async *rows(table, from, to) {
+      for (let i = from; i < to; ) {
+        const shard = await shardOf(table, i);
+        const end = Math.min(to, shard.firstRow + shard.rows.length);
+        for (; i < end; i++) yield shard.rows[i - shard.firstRow];
+      }
+    },
+    async lookup(index, key) {
+      const leafAt = upperBound(firstKeys(index), key) - 1;
+      if (leafAt < 0) return undefined;
+      const leaf = await readBlob<KeyIndexLeaf<never>>(bucket, index.leaves[leafAt][1]);
+      const at = upperBound(leaf.keys, key) - 1;
+      return at >= 0 && leaf.keys[at] === key ? leaf.values[at] : undefined;
+    },
+  };
+}
+
+const firstKeyCache = new WeakMap<KeyIndexRef<unknown>, string[]>();
+function firstKeys(index: KeyIndexRef<unknown>): string[] {
+  let keys = firstKeyCache.get(index);
+  if (!keys) {
+    keys = index.leaves.map((l) => l[0]);
+    firstKeyCache.set(index, keys);
+  }
+  return keys;
+}
+
+/** Index of the first element greater than `x` in a sorted array. */
+function upperBound<T extends number | string>(sorted: T[], x: T): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,84 @@
+import { ApiError, notFound } from "../errors.js";
+import type { FamilyRow, GenomeInfo, GroupRow, ProteinRow } from "./format.js";
+import type { Release } from "./release.js";
+
+const ENTRY_NUMBER = /^[0-9]{1,10}$/;
+const ORTHID = /^([A-Z0-9]{5})([0-9]{5})$/;
+const FINGERPRINT = /^[A-Z]{7}$/;
+export const HOG_ID = /^HOG:([A-Z]*)([0-9]+)((?:\.[0-9]+[a-z]+)*)$/;
+
+/**
+ * Entry number of an `entry_id`: entry number, then orthid, then canonical id or
+ * cross-reference. Unknown → 404 "unknown"; several entries → 404 "not unique".
+ */
+export async function resolveEntry(release: Release, id: string): Promise<number> {
+  const { proteins } = release.manifest.counts;
+  if (ENTRY_NUMBER.test(id)) {
+    const nr = Number(id);
+    if (nr >= 1 && nr <= proteins) return nr;
+  }
+  const m = ORTHID.exec(id);
+  if (m) {
+    const genome = release.manifest.genomes.find((g) => g.code === m[1]);
+    const index = Number(m[2]);
+    if (genome && index >= 1 && index <= genome.nrEntries) return genome.firstEntry + index - 1;
+  }
+  const entries = await release.lookup(release.manifest.indexes.entryIds, id);
+  if (!entries || entries.length === 0) throw notFound(`requested id '${id}' is unknown`);
+  if (entries.length > 1) throw notFound(`requested id '${id}' is not unique`);
+  return entries[0];
+}
+
+export async function proteinRow(release: Release, entry: number): Promise<ProteinRow> {
+  return release.row(release.manifest.tables.proteins, entry - 1);
+}
+
+/** A genome by species code or NCBI taxon id. */
+export function resolveGenome(release: Release, id: string): GenomeInfo {
+  const { genomes } = release.manifest;
+  const byCode = genomes.find((g) => g.code === id);
+  if (byCode) return byCode;
+  if (ENTRY_NUMBER.test(id)) {
+    const byTaxon = genomes.filter((g) => g.taxonId === Number(id));
+    if (byTaxon.length > 1) throw notFound(`Ambiguous species: ${id}`);
+    if (byTaxon.length === 1) return byTaxon[0];
+  }
+  throw notFound(`Unknown species: ${id}`);
+}
+
+/**
+ * A group by number, fingerprint, or a member's entry id. A protein without a group
+ * resolves to `undefined` (the group read answers `{}`).
+ */
+export async function resolveGroup(release: Release, id: string): Promise<GroupRow | undefined> {
+  const { groups } = release.manifest.counts;
+  if (ENTRY_NUMBER.test(id)) {
+    const nr = Number(id);
+    if (nr < 1 || nr > groups) throw notFound(`requested id '${id}' is unknown`);
+    return release.row(release.manifest.tables.groups, nr - 1);
+  }
+  if (FINGERPRINT.test(id)) {
+    const nrs = await release.lookup(release.manifest.indexes.fingerprints, id);
+    if (nrs && nrs.length > 1) throw notFound(`${id} is not a unique id`);
+    if (nrs && nrs.length === 1) return release.row(release.manifest.tables.groups, nrs[0] - 1);
+  }
+  const protein = await proteinRow(release, await resolveEntry(release, id));
+  return protein.group ? release.row(release.manifest.tables.groups, protein.group - 1) : undefined;
+}
+
+/** The family holding a HOG id, or the HOG of a protein given by any entry id. */
+export async function resolveHog(release: Release, id: string): Promise<{ hogId: string; family: FamilyRow }> {
+  let hogId = id;
+  if (id.startsWith("HOG:")) {
+    const m = HOG_ID.exec(id);
+    if (!m) throw notFound(`Invalid hog id: ${id}`);
+    if (m[1] !== release.manifest.hogPrefix) throw new ApiError(410, `ID ${id} is no longer valid.`);
+  } else {
+    const protein = await proteinRow(release, await resolveEntry(release, id));
+    if (!protein.hog) throw notFound(`${id} is not part of any HOG.`);
+    hogId = protein.hog;
+  }
+  const family = await release.lookup(release.manifest.indexes.hogIds, hogId);
+  if (family === undefined) throw notFound(`requested id '${hogId}' is unknown`);
+  return { hogId, family: await release.row(release.manifest.tables.families, family - 1) };
+}

@@ -1,0 +1,44 @@
+/**
+ * Absolute hyperlinks built from the request's origin (honouring a proxy's forwarded
+ * scheme and host), under the base path the request came in on, always with a trailing
+ * slash, and carrying `format=api` when the request did.
+ */
+export interface Links {
+  /** `{origin}{prefix}/api`, e.g. `https://host/api`. */
+  base: string;
+  /** The request's own URL rebuilt on the public origin, for pagination links. */
+  self: URL;
+  browsable: boolean;
+  /** Absolute URL of an API path (`/protein/42/`) with optional query parameters. */
+  api(path: string, query?: Record<string, string | undefined>): string;
+  /** Appends `format=api` to any absolute URL when browsable. */
+  mark(url: string): string;
+}
+
+export function linksFor(request: Request, prefix: string): Links {
+  const url = new URL(request.url);
+  const proto = request.headers.get("X-Forwarded-Proto")?.split(",")[0].trim();
+  const host = request.headers.get("X-Forwarded-Host")?.split(",")[0].trim();
+  const origin = `${proto && /^https?$/.test(proto) ? proto : url.protocol.slice(0, -1)}://${host || url.host}`;
+  const base = `${origin}${prefix}/api`;
+  const browsable = url.searchParams.get("format") === "api";
+  const mark = (u: string) => (browsable ? `${u}${u.includes("?") ? "&" : "?"}format=api` : u);
+  const self = new URL(`${origin}${prefix}${url.pathname}${url.search}`);
+  return {
+    base,
+    self,
+    browsable,
+    mark,
+    api(path, query) {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.set(k, v);
+      const qs = params.toString();
+      return mark(`${base}${path}${qs ? `?${qs}` : ""}`);
+    },
+  };
+}
+
+/** A path segment with the characters of ids that must not be taken literally escaped (`/`, `?`, `#`, spaces). */
+export function segment(id: string | number): string {
+  return encodeURIComponent(String(id)).replace(/%3A/gi, ":").replace(/%7C/gi, "|");
+}

@@ -1,0 +1,58 @@
+import type { GenomeInfo, ProteinRow, ProteinSummary, SequenceRow } from "../release/format.js";
+import type { Release } from "../release/release.js";
+import { segment, type Links } from "./links.js";
+
+/** `HUMAN00042`: species code and the 1-based index of the entry within its genome. */
+export function orthid(genome: GenomeInfo, entry: number): string {
+  return `${genome.code}${String(entry - genome.firstEntry + 1).padStart(5, "0")}`;
+}
+
+/** Genome info (GI) as nested in protein summaries and listed by the genome list. */
+export function genomeInfo(links: Links, g: GenomeInfo) {
+  return { code: g.code, taxon_id: g.taxonId, species: g.species, genome_url: links.api(`/genome/${g.code}/`) };
+}
+
+/** The Protein summary (PS) of the interface reference, fields in emission order. */
+export function proteinSummary(release: Release, links: Links, p: ProteinSummary) {
+  const genome = release.genomeOfEntry(p.entry);
+  return {
+    entry_nr: p.entry,
+    entry_url: links.api(`/protein/${p.entry}/`),
+    orthid: orthid(genome, p.entry),
+    canonicalid: p.canonicalId,
+    sequence_md5: p.md5,
+    sequence_length: p.length,
+    species: genomeInfo(links, genome),
+    orth_group: p.group,
+    orth_hog_id: p.hog,
+    chromosome: p.chromosome,
+    locus: { start: p.locus[0], end: p.locus[1], strand: p.locus[2] },
+    is_main_isoform: p.isMain,
+  };
+}
+
+/** The Protein record (PR): the summary, then sequences, levels and links to related data. */
+export function proteinRecord(release: Release, links: Links, p: ProteinRow, s: SequenceRow) {
+  const genome = release.genomeOfEntry(p.entry);
+  const { names, parents } = release.manifest.taxonomy;
+  const hogLevels: string[] = [];
+  for (let l = genome.level; l >= 0 && hogLevels.length < p.hogLevelCount; l = parents[l]) hogLevels.push(names[l]);
+  const own = (name: string) => links.api(`/protein/${p.entry}/${name}/`);
+  return {
+    ...proteinSummary(release, links, p),
+    roothog_id: p.rootHog,
+    hog_levels: hogLevels,
+    sequence: s.sequence,
+    cdna: s.cdna,
+    description: p.description,
+    domains: own("domains"),
+    xref: own("xref"),
+    orthologs: own("orthologs"),
+    gene_ontology: own("gene_ontology"),
+    homoeologs: null,
+    orth_group_url: p.group ? links.api(`/group/${p.group}/`) : null,
+    orth_hog_members: p.hog ? links.api(`/hog/${segment(p.hog)}/members/`) : null,
+    isoforms: own("isoforms"),
+    alternative_isoforms_urls: p.isoforms.filter((e) => e !== p.entry).map((e) => links.api(`/protein/${e}/`)),
+  };
+}

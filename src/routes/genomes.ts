@@ -1,0 +1,57 @@
+import type { Hono } from "hono";
+import { getEndpoint, pathParam, linksOf, releaseOf, type AppEnv } from "../app.js";
+import { paginate } from "../render/pagination.js";
+import { genomeInfo, proteinSummary } from "../render/protein.js";
+import { json, jsonArrayStream } from "../render/respond.js";
+import type { GenomeDetail } from "../release/format.js";
+import { readBlob } from "../release/blobs.js";
+import { resolveGenome } from "../release/resolve.js";
+
+export function genomeRoutes(app: Hono<AppEnv>) {
+  getEndpoint(app, "/api/genome/", "Genome List", "All genomes of the release, in release order.", (c) => {
+    const release = releaseOf(c);
+    const links = linksOf(c);
+    const { genomes } = release.manifest;
+    const page = paginate(links, genomes.length);
+    return json(c, genomes.slice(page.from, page.to).map((g) => genomeInfo(links, g)), page.headers);
+  });
+
+  getEndpoint(app, "/api/genome/:genome_id/", "Genome", "A genome by species code or NCBI taxon id.", async (c) => {
+    const release = releaseOf(c);
+    const links = linksOf(c);
+    const genome = resolveGenome(release, pathParam(c, "genome_id"));
+    const detail = await readBlob<GenomeDetail>(release.bucket, genome.detail);
+    const { names, parents } = release.manifest.taxonomy;
+    const lineage: string[] = [];
+    for (let l = genome.level; l >= 0; l = parents[l]) lineage.push(names[l]);
+    return json(c, {
+      code: genome.code,
+      taxon_id: genome.taxonId,
+      species: genome.species,
+      nr_entries: genome.nrEntries,
+      lineage,
+      proteins: links.api(`/genome/${genome.code}/proteins/`),
+      chromosomes: detail.chromosomes.map((chr) => ({ id: chr.id, entry_ranges: chr.entryRanges })),
+    });
+  });
+
+  getEndpoint(
+    app,
+    "/api/genome/:genome_id/proteins/",
+    "Genome Proteins",
+    "All protein entries of a genome, alternative isoforms included, by entry number.",
+    (c) => {
+      const release = releaseOf(c);
+      const links = linksOf(c);
+      const genome = resolveGenome(release, pathParam(c, "genome_id"));
+      const page = paginate(links, genome.nrEntries);
+      const first = genome.firstEntry - 1;
+      async function* items() {
+        for await (const row of release.rows(release.manifest.tables.proteins, first + page.from, first + page.to)) {
+          yield proteinSummary(release, links, row);
+        }
+      }
+      return jsonArrayStream(items(), page.headers);
+    },
+  );
+}

@@ -1,0 +1,36 @@
+import type { Hono } from "hono";
+import { getEndpoint, pathParam, linksOf, releaseOf, type AppEnv } from "../app.js";
+import { segment } from "../render/links.js";
+import { paginate } from "../render/pagination.js";
+import { proteinSummary } from "../render/protein.js";
+import { json } from "../render/respond.js";
+import { resolveGroup } from "../release/resolve.js";
+
+export function groupRoutes(app: Hono<AppEnv>) {
+  getEndpoint(app, "/api/group/", "Group List", "All orthologous groups, by group number.", (c) => {
+    const links = linksOf(c);
+    const page = paginate(links, releaseOf(c).manifest.counts.groups);
+    const items = [];
+    for (let nr = page.from + 1; nr <= page.to; nr++) items.push({ orth_group: nr, group_url: links.api(`/group/${nr}/`) });
+    return json(c, items, page.headers);
+  });
+
+  getEndpoint(
+    app,
+    "/api/group/:group_id/",
+    "Orthologous Group",
+    "A group by number, fingerprint, or the entry id of a member.",
+    async (c) => {
+      const release = releaseOf(c);
+      const links = linksOf(c);
+      const group = await resolveGroup(release, pathParam(c, "group_id"));
+      if (!group) return json(c, {});
+      return json(c, {
+        group_nr: group.nr,
+        fingerprint: group.fingerprint,
+        related_groups: links.api(`/group/${segment(group.nr)}/close_groups/`),
+        members: group.members.map((m) => proteinSummary(release, links, m)),
+      });
+    },
+  );
+}

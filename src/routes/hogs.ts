@@ -1,0 +1,114 @@
+import type { Hono } from "hono";
+import { getEndpoint, pathParam, linksOf, releaseOf, type AppContext, type AppEnv } from "../app.js";
+import { notFound } from "../errors.js";
+import { segment, type Links } from "../render/links.js";
+import { proteinSummary } from "../render/protein.js";
+import { json } from "../render/respond.js";
+import { SPECIATION, type FamilyRow } from "../release/format.js";
+import { childIds, isPrefixId, levelsOfId, nodeOnLevel, nodesWithId, parentIds } from "../release/hogs.js";
+import type { Release } from "../release/release.js";
+import { resolveHog } from "../release/resolve.js";
+
+const UNKNOWN_LEVEL = "Invalid or unknown level parameter for this HOG";
+const NOT_UNIQUE = "hog_id / level combination does not identify a unique HOG.";
+
+type Level = { root: true } | { root: false; level: number } | undefined;
+
+/** The `level` parameter: absent, `root` (any case), or a level name or species code. */
+function levelParam(c: AppContext, release: Release): Level {
+  const raw = c.req.query("level");
+  if (raw === undefined) return undefined;
+  if (raw.toLowerCase() === "root") return { root: true };
+  const level = release.levelByName.get(raw);
+  if (level === undefined) throw notFound(UNKNOWN_LEVEL);
+  return { root: false, level };
+}
+
+/** Child HOG shape: id, level-less URLs and every level of the id. */
+function childHog(release: Release, links: Links, f: FamilyRow, id: string) {
+  return {
+    hog_id: id,
+    levels_url: links.api(`/hog/${segment(id)}/`),
+    members_url: links.api(`/hog/${segment(id)}/members/`),
+    alternative_levels: levelsOfId(f, id).map((l) => release.manifest.taxonomy.names[l]),
+  };
+}
+
+/** The HOG record of one node seen on one level. */
+function hogRecord(release: Release, links: Links, f: FamilyRow, node: number, level: number) {
+  const n = f.nodes[node];
+  const names = release.manifest.taxonomy.names;
+  const levelName = names[level];
+  const others = levelsOfId(f, n.id).filter((l) => l !== level).map((l) => names[l]);
+  return {
+    hog_id: n.id,
+    level: levelName,
+    levels_url: links.api(`/hog/${segment(n.id)}/`, { level: levelName }),
+    members_url: links.api(`/hog/${segment(n.id)}/members/`, { level: levelName }),
+    ...(others.length ? { alternative_levels: others } : {}),
+    roothog_id: f.rootHog,
+    completeness_score: n.completeness,
+    parent_hogs: parentIds(f, node).map((id) => childHog(release, links, f, id)),
+    children_hogs: childIds(f, node).map((id) => childHog(release, links, f, id)),
+  };
+}
+
+export function hogRoutes(app: Hono<AppEnv>) {
+  getEndpoint(
+    app,
+    "/api/hog/:hog_id/",
+    "HOG",
+    "A HOG on its deepest level, on the root level, or every related HOG on a given level.",
+    async (c) => {
+      const release = releaseOf(c);
+      const links = linksOf(c);
+      const level = levelParam(c, release);
+      const { hogId, family } = await resolveHog(release, pathParam(c, "hog_id"));
+      if (!level || level.root) {
+        const node = level ? 0 : nodesWithId(family, hogId)[0];
+        return json(c, [hogRecord(release, links, family, node, family.nodes[node].levels[0])]);
+      }
+      const records = [];
+      for (const [i, n] of family.nodes.entries()) {
+        if (n.kind !== SPECIATION || !n.levels.includes(level.level)) continue;
+        if (isPrefixId(n.id, hogId) || isPrefixId(hogId, n.id)) records.push(hogRecord(release, links, family, i, level.level));
+      }
+      return json(c, records);
+    },
+  );
+
+  getEndpoint(
+    app,
+    "/api/hog/:hog_id/members/",
+    "HOG Members",
+    "The member proteins of a HOG on a level (by default its deepest level).",
+    async (c) => {
+      const release = releaseOf(c);
+      const links = linksOf(c);
+      const level = levelParam(c, release);
+      const { hogId, family } = await resolveHog(release, pathParam(c, "hog_id"));
+      const top = nodesWithId(family, hogId)[0];
+      let node: number | undefined;
+      let onLevel: number;
+      if (!level) {
+        node = top;
+        onLevel = family.nodes[top].levels[0];
+      } else if (level.root) {
+        node = 0;
+        onLevel = family.nodes[0].levels[0];
+      } else {
+        onLevel = level.level;
+        // The id's own node on that level, else the ancestral HOG on a more ancient level.
+        node = nodesWithId(family, hogId).find((i) => family.nodes[i].levels.includes(onLevel)) ?? nodeOnLevel(family, top, onLevel);
+        if (node === undefined) throw notFound(NOT_UNIQUE);
+      }
+      const n = family.nodes[node];
+      const members = family.members.slice(n.lo, n.hi).sort((a, b) => a.entry - b.entry);
+      return json(c, {
+        hog_id: n.id,
+        level: release.manifest.taxonomy.names[onLevel],
+        members: members.map((m) => proteinSummary(release, links, m)),
+      });
+    },
+  );
+}

@@ -1,0 +1,23 @@
+import type { Hono } from "hono";
+import { getEndpoint, pathParam, linksOf, releaseOf, type AppEnv } from "../app.js";
+import { proteinRecord } from "../render/protein.js";
+import { json } from "../render/respond.js";
+import { proteinRow, resolveEntry } from "../release/resolve.js";
+
+export function proteinRoutes(app: Hono<AppEnv>) {
+  getEndpoint(
+    app,
+    "/api/protein/:entry_id/",
+    "Protein Entry",
+    "A protein by entry number, orthid, canonical id or cross-reference.",
+    async (c) => {
+      const release = releaseOf(c);
+      const entry = await resolveEntry(release, pathParam(c, "entry_id"));
+      const [row, sequence] = await Promise.all([
+        proteinRow(release, entry),
+        release.row(release.manifest.tables.sequences, entry - 1),
+      ]);
+      return json(c, proteinRecord(release, linksOf(c), row, sequence));
+    },
+  );
+}

@@ -1,0 +1,38 @@
+import { env } from "cloudflare:test";
+import { loadRelease, type ReleaseFiles } from "../../release-compiler/local/r2-loader.js";
+import type { Manifest } from "../../src/release/format.js";
+
+/** Node-side binding serving `build/test/…` (see vitest.config.ts). */
+const files = (env as unknown as { RELEASE_FILES: Fetcher }).RELEASE_FILES;
+
+async function fetchFile(path: string): Promise<Response> {
+  const res = await files.fetch(`http://release-files/${path}`);
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return res;
+}
+
+/** True when the global setup compiled this test release (real-data releases need ../shared/data). */
+export async function isCompiled(name: string): Promise<boolean> {
+  const res = await files.fetch(`http://release-files/${name}/manifest.json`);
+  await res.body?.cancel();
+  return res.ok;
+}
+
+/**
+ * Loads a release compiled by the global setup into the R2 binding; requests then reach it
+ * under `/release/{manifest name}/api/…`. Returns its manifest and base URL.
+ */
+export async function useRelease(dir: string, makeCurrent = false): Promise<{ manifest: Manifest; base: string }> {
+  const source: ReleaseFiles = {
+    text: async (path) => (await fetchFile(`${dir}/${path}`)).text(),
+    bytes: async (path) => new Uint8Array(await (await fetchFile(`${dir}/${path}`)).arrayBuffer()),
+  };
+  await loadRelease(env.RELEASES, source, { makeCurrent });
+  const manifest = JSON.parse(await source.text("manifest.json")) as Manifest;
+  return { manifest, base: `http://orth.test/release/${manifest.name}/api` };
+}
+
+/** Files of a test release's inputs that the global setup copied (e.g. simulator truth). */
+export async function inputFile(path: string): Promise<string> {
+  return (await fetchFile(path)).text();
+}
