@@ -7,12 +7,12 @@ const root = import.meta.dirname;
 
 /**
  * Node-side service binding for worker tests: hands out files of compiled test releases
- * (`build/test/...`) so tests inside workerd can load them into the R2 binding, and the real
- * input files (`shared/...` = ../shared/data) to check answers against.
+ * (`build/test/...`) so tests inside workerd can load them into the R2 binding.
  */
 async function releaseFiles(request: Request): Promise<Response> {
   const path = decodeURIComponent(new URL(request.url).pathname).replace(/^\/+/, "");
-  const [folder, rest] = path.startsWith("shared/") ? [resolve(root, "../shared/data"), path.slice(7)] : [resolve(root, "build/test"), path];
+  const folder = resolve(root, "build/test");
+  const rest = path;
   const file = resolve(folder, rest);
   if (!file.startsWith(folder)) return new Response("outside the test folders", { status: 403 });
   try {
@@ -25,12 +25,13 @@ async function releaseFiles(request: Request): Promise<Response> {
 // Two projects: the compiler (and everything else that runs in Node), and the worker inside workerd.
 export default defineConfig({
   test: {
+    globalSetup: ["test/global-setup.ts"],
     projects: [
       {
         test: {
           name: "compiler",
           environment: "node",
-          include: ["test/compiler/**/*.test.ts"],
+          include: ["test/compiler/**/*.test.ts", "test/e2e/**/*.test.ts"],
           testTimeout: 120_000,
           hookTimeout: 300_000,
         },
@@ -45,7 +46,6 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
-          globalSetup: ["test/worker/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 300_000,
         },

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../src/release/format.js";
-import { get, getJson } from "./oracle.js";
+import { get, getJson } from "./http.js";
 import { useRelease } from "./releases.js";
 
 let manifest: Manifest;

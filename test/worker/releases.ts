@@ -11,16 +11,9 @@ async function fetchFile(path: string): Promise<Response> {
   return res;
 }
 
-/** True when the global setup compiled this test release (real-data releases need ../shared/data). */
-export async function isCompiled(name: string): Promise<boolean> {
-  const res = await files.fetch(`http://release-files/${name}/manifest.json`);
-  await res.body?.cancel();
-  return res.ok;
-}
-
 /**
  * Loads a release compiled by the global setup into the R2 binding; requests then reach it
- * under `/release/{manifest name}/api/…`. Returns its manifest and base URL.
+ * under `/release/{manifest name}/api/…` (and at `/api/…` when made current).
  */
 export async function useRelease(dir: string, makeCurrent = false): Promise<{ manifest: Manifest; base: string }> {
   const source: ReleaseFiles = {
@@ -30,9 +23,4 @@ export async function useRelease(dir: string, makeCurrent = false): Promise<{ ma
   await loadRelease(env.RELEASES, source, { makeCurrent });
   const manifest = JSON.parse(await source.text("manifest.json")) as Manifest;
   return { manifest, base: `http://orth.test/release/${manifest.name}/api` };
-}
-
-/** Files of a test release's inputs that the global setup copied (e.g. simulator truth). */
-export async function inputFile(path: string): Promise<string> {
-  return (await fetchFile(path)).text();
 }

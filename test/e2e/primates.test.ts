@@ -2,16 +2,18 @@
  * The real primates-chr12 release served from workerd, checked against its input files:
  * sequences, md5, loci, lineages, identifiers, HOG members on every level, groups.
  */
-import { XMLParser } from "fast-xml-parser";
-import { beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../src/release/format.js";
-import { getAllPages, getJson, get, md5Hex, parseFasta, parseGffGenes, parseTsv } from "./oracle.js";
-import { inputFile, isCompiled, useRelease } from "./releases.js";
+import { hasSharedData, SHARED_DATA, warnWithoutSharedData } from "../shared-data.js";
+import { md5Hex, parseFasta, parseGffGenes, parseTsv } from "./oracle.js";
+import { getAllPages, getJson, serveRelease, type ServedRelease } from "./serve.js";
 
-const compiled = await isCompiled("primates");
-if (!compiled) console.warn("../shared/data not found: skipping the primates-chr12 worker tests");
-
-const DATA = "shared/primates-chr12";
+warnWithoutSharedData("the primates-chr12 end-to-end tests");
+const DATA = resolve(SHARED_DATA, "primates-chr12");
+const inputFile = (path: string) => readFileSync(path, "utf8");
+const get = (url: string) => fetch(url, { redirect: "manual" });
 const CODES = ["HUMAN", "PANTR", "PANPA", "GORGO", "PONAB", "NOMLE", "MACMU", "MACFA", "PAPAN", "CHLSB", "CALJA"];
 
 /** An orthologGroup of the input: its HOG id as served, its level, and the protein ids below it. */
@@ -21,46 +23,58 @@ interface InputHog {
   proteins: string[];
 }
 
-/** Reads the orthoXML independently: every orthologGroup with the protein ids beneath it. */
+/**
+ * Reads the orthoXML independently with a plain tag scanner (a full DOM of the file would
+ * weigh on the isolate the worker shares with the tests): every orthologGroup with the
+ * protein ids beneath it.
+ */
 function inputHogs(xml: string): { roots: InputHog[]; all: InputHog[] } {
-  const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", isArray: () => true }).parse(xml);
-  const root = doc.orthoXML[0];
   const protOf = new Map<string, string>();
-  for (const sp of root.species) for (const g of sp.database[0].genes[0].gene) protOf.set(g.id, g.protId);
+  for (const m of xml.matchAll(/<gene id="([^"]+)" protId="([^"]+)"/g)) protOf.set(m[1], m[2]);
   const all: InputHog[] = [];
   const roots: InputHog[] = [];
-  const below = (group: any): string[] => [
-    ...(group.geneRef ?? []).map((r: any) => protOf.get(r.id)!),
-    ...(group.orthologGroup ?? []).flatMap(below),
-    ...(group.paralogGroup ?? []).flatMap(below),
-  ];
-  const visit = (group: any, isRoot: boolean) => {
-    const level = (group.property ?? []).find((p: any) => p.name === "TaxRange")?.value;
-    const id = `HOG:E${group.id.slice(4).replace(/_[^_]*$/, "")}`;
-    const hog = { id, level, proteins: below(group).sort() };
-    all.push(hog);
-    if (isRoot) roots.push(hog);
-    for (const child of group.orthologGroup ?? []) visit(child, false);
-    for (const p of group.paralogGroup ?? []) for (const child of p.orthologGroup ?? []) visit(child, false);
-  };
-  for (const g of root.groups[0].orthologGroup) visit(g, true);
+  const open: Array<{ hog?: InputHog; genes: string[] }> = [];
+  let inGroups = false;
+  for (const m of xml.matchAll(/<(\/?)(orthologGroup|paralogGroup|geneRef|property|groups)\b([^>]*)>/g)) {
+    const [, close, tag, attrs] = m;
+    if (tag === "groups") inGroups = !close;
+    if (!inGroups) continue;
+    const attr = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(attrs)?.[1];
+    if (tag === "geneRef") open[open.length - 1].genes.push(protOf.get(attr("id")!)!);
+    else if (tag === "property" && attr("name") === "TaxRange" && open[open.length - 1].hog) open[open.length - 1].hog!.level = attr("value")!;
+    else if (tag === "orthologGroup" || tag === "paralogGroup") {
+      if (!close) {
+        const hog = tag === "orthologGroup" ? { id: `HOG:E${attr("id")!.slice(4).replace(/_[^_]*$/, "")}`, level: "", proteins: [] } : undefined;
+        if (hog) (open.length === 0 ? roots : all).push(hog);
+        if (hog && open.length === 0) all.push(hog);
+        open.push({ hog, genes: [] });
+        if (attrs.endsWith("/")) open.pop();
+      } else {
+        const done = open.pop()!;
+        if (done.hog) done.hog.proteins = done.genes.sort();
+        if (open.length) open[open.length - 1].genes.push(...done.genes);
+      }
+    }
+  }
   return { roots, all };
 }
 
-describe.skipIf(!compiled)("primates-chr12", () => {
+describe.skipIf(!hasSharedData)("primates-chr12", () => {
+  let served: ServedRelease;
   let manifest: Manifest;
   let base: string;
   const fasta = new Map<string, Map<string, string>>();
 
   beforeAll(async () => {
-    ({ manifest, base } = await useRelease("primates"));
-    for (const code of CODES) fasta.set(code, parseFasta(await inputFile(`${DATA}/proteome/${code}.fa`)));
+    served = await serveRelease("primates");
+    ({ manifest, base } = served);
+    for (const code of CODES) fasta.set(code, parseFasta(inputFile(`${DATA}/proteome/${code}.fa`)));
   });
 
   it("numbers genomes and entries as the inputs order them", async () => {
     const genomes = await getJson(`${base}/genome/`);
     expect(genomes.map((g: any) => g.code)).toEqual(CODES);
-    const species = parseTsv(await inputFile(`${DATA}/species_info.tsv`));
+    const species = parseTsv(inputFile(`${DATA}/species_info.tsv`));
     expect(genomes.map((g: any) => [g.taxon_id, g.species])).toEqual(
       species.map((s) => [Number(s.NCBITaxonId), s.ScientificName]),
     );
@@ -71,7 +85,7 @@ describe.skipIf(!compiled)("primates-chr12", () => {
 
   it("serves every HUMAN and CALJA protein with the input's id, sequence md5, length and locus", async () => {
     for (const code of ["HUMAN", "CALJA"]) {
-      const genes = parseGffGenes(await inputFile(`${DATA}/gff3/${code}.gff`));
+      const genes = parseGffGenes(inputFile(`${DATA}/gff3/${code}.gff`));
       const proteins = await getAllPages(`${base}/genome/${code}/proteins/?per_page=700`);
       const input = [...fasta.get(code)!];
       expect(proteins.length).toBe(input.length);
@@ -80,7 +94,7 @@ describe.skipIf(!compiled)("primates-chr12", () => {
         expect(p.canonicalid).toBe(id);
         expect(p.orthid).toBe(`${code}${String(i + 1).padStart(5, "0")}`);
         expect(p.sequence_length).toBe(seq.length);
-        expect(p.sequence_md5).toBe(await md5Hex(seq));
+        expect(p.sequence_md5).toBe(md5Hex(seq));
         const gene = genes.get(id)!;
         expect(p.chromosome).toBe(gene.chromosome);
         expect(p.locus).toEqual({ start: gene.start, end: gene.end, strand: gene.strand });
@@ -107,7 +121,7 @@ describe.skipIf(!compiled)("primates-chr12", () => {
   });
 
   it("resolves cross-references, and answers 404 for ambiguous and unknown ids", async () => {
-    const xrefs = parseTsv(await inputFile(`${DATA}/annotations/HUMAN.xrefs.tsv`));
+    const xrefs = parseTsv(inputFile(`${DATA}/annotations/HUMAN.xrefs.tsv`));
     const byXref = new Map<string, Set<string>>();
     for (const x of xrefs) {
       if (x.source === "Description") continue;
@@ -133,7 +147,7 @@ describe.skipIf(!compiled)("primates-chr12", () => {
   });
 
   it("lists the members of HOGs on every level of the orthoXML", async () => {
-    const { roots, all } = inputHogs(await inputFile(`${DATA}/FastOMA_HOGs.orthoxml`));
+    const { roots, all } = inputHogs(inputFile(`${DATA}/FastOMA_HOGs.orthoxml`));
     expect(roots.length).toBe(1984);
     expect(manifest.counts.families).toBe(1984);
     // Every group of the first 120 families, and the root of every 10th family.

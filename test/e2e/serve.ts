@@ -1,0 +1,55 @@
+/**
+ * Serves a compiled test release over real HTTP on loopback: the deployable worker bundle
+ * (built by the global setup) inside workerd through plain Miniflare, the release's blobs in
+ * its R2 bucket.
+ */
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { Miniflare } from "miniflare";
+import { folderFiles, loadRelease } from "../../release-compiler/local/r2-loader.js";
+import type { Manifest } from "../../src/release/format.js";
+
+export const TEST_BUILD = resolve(import.meta.dirname, "../../build/test");
+
+export interface ServedRelease {
+  /** `http://127.0.0.1:PORT/api` */
+  base: string;
+  origin: string;
+  manifest: Manifest;
+  mf: Miniflare;
+  dispose(): Promise<void>;
+}
+
+export async function serveRelease(name: string): Promise<ServedRelease> {
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath: resolve(TEST_BUILD, "worker/index.js"),
+    compatibilityDate: "2026-04-26",
+    r2Buckets: ["RELEASES"],
+  });
+  const dir = resolve(TEST_BUILD, name);
+  await loadRelease((await mf.getR2Bucket("RELEASES")) as never, await folderFiles(dir), { makeCurrent: true });
+  const manifest = JSON.parse(await readFile(resolve(dir, "manifest.json"), "utf8")) as Manifest;
+  const origin = (await mf.ready).origin;
+  return { base: `${origin}/api`, origin, manifest, mf, dispose: () => mf.dispose() };
+}
+
+export async function getJson<T = any>(url: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(url, { redirect: "manual", ...init });
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${body.slice(0, 300)}`);
+  if (!res.headers.get("Content-Type")?.startsWith("application/json")) throw new Error(`${url}: not JSON`);
+  return JSON.parse(body) as T;
+}
+
+/** Every page of a paginated list, following `Link: rel="next"`. */
+export async function getAllPages<T = any>(url: string): Promise<T[]> {
+  const out: T[] = [];
+  for (let next: string | undefined = url; next; ) {
+    const res = await fetch(next);
+    if (res.status !== 200) throw new Error(`${next}: ${res.status}`);
+    out.push(...((await res.json()) as T[]));
+    next = /<([^>]+)>; rel="next"/.exec(res.headers.get("Link") ?? "")?.[1];
+  }
+  return out;
+}

@@ -1,0 +1,37 @@
+/**
+ * Runs once before every test project: compiles the releases the tests serve into
+ * build/test/ and bundles the worker as it would be deployed.
+ * - `sim`: a simulated release (always), with the simulator's truth copied beside it;
+ * - `bacteria3`, `primates`: the real releases, when ../shared/data is present.
+ */
+import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { resolve } from "node:path";
+import { compileRelease } from "../release-compiler/compile.js";
+import { simulateRelease } from "../release-compiler/simulate/simulate.js";
+import { hasSharedData, warnWithoutSharedData } from "./shared-data.js";
+
+const ROOT = resolve(import.meta.dirname, "..");
+export const TEST_BUILD = resolve(ROOT, "build/test");
+
+/** The simulated test release: small enough to compile in seconds, with every optional input. */
+export const SIMULATED = { genomes: 10, families: 150, seed: 7, name: "Simulated.Test" };
+
+export default async function setup(): Promise<void> {
+  rmSync(TEST_BUILD, { recursive: true, force: true });
+  execFileSync(resolve(ROOT, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", resolve(TEST_BUILD, "worker")], {
+    cwd: ROOT,
+    stdio: "pipe",
+    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+  });
+
+  const simInput = resolve(TEST_BUILD, "sim-input");
+  await simulateRelease({ out: simInput, ...SIMULATED });
+  await compileRelease(resolve(simInput, "release.json"), resolve(TEST_BUILD, "sim"));
+
+  warnWithoutSharedData("the tests on the real bacteria3 and primates-chr12 releases");
+  if (hasSharedData) {
+    await compileRelease(resolve(ROOT, "test/fixtures/bacteria3.release.json"), resolve(TEST_BUILD, "bacteria3"));
+    await compileRelease(resolve(ROOT, "test/fixtures/primates-chr12.release.json"), resolve(TEST_BUILD, "primates"));
+  }
+}
