@@ -143,7 +143,7 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
    */
   const walkSpeciation = (g: HogXmlGroup, self: number, id: string, level: number): void => {
     let duplications = 0;
-    for (const child of g.children) {
+    for (const child of withImplicitDuplication(g.children)) {
       if (child.kind === "geneRef") addGene(child.ref, self);
       else if (child.kind === "orthologGroup") {
         const childId = (useGiven && child.id ? normaliseHogId(child.id, ctx.prefix) : undefined) ?? id;
@@ -153,6 +153,27 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
         walkDuplication(child, self, level, `${id}.${duplications}`);
       }
     }
+  };
+
+  /**
+   * Two orthologGroups directly below one speciation whose levels overlap (the same level, or
+   * one above the other) can only come from a duplication the file does not record: they
+   * become the copies of one implicit paralogGroup, placed where the first of them stood.
+   */
+  const withImplicitDuplication = (children: HogXmlNode[]): HogXmlNode[] => {
+    const groups = children.filter((c): c is HogXmlGroup => c.kind === "orthologGroup");
+    if (groups.length < 2) return children;
+    const levels = groups.map((c) => levelOf(c) ?? mrcaOf(c));
+    const overlapping = new Set<HogXmlGroup>();
+    groups.forEach((a, i) =>
+      groups.forEach((b, j) => {
+        if (i !== j && levels[i] >= 0 && isAncestorOrSelf(taxonomy, levels[i], levels[j])) overlapping.add(a).add(b);
+      }),
+    );
+    if (overlapping.size === 0) return children;
+    const copies = groups.filter((c) => overlapping.has(c));
+    const implicit: HogXmlGroup = { kind: "paralogGroup", children: copies, line: copies[0].line };
+    return children.flatMap((c) => (c === copies[0] ? [implicit] : overlapping.has(c as HogXmlGroup) ? [] : [c]));
   };
 
   const walkGroup = (

@@ -46,7 +46,7 @@ export async function getJson<T = any>(url: string, init?: RequestInit): Promise
 export async function getAllPages<T = any>(url: string): Promise<T[]> {
   const out: T[] = [];
   for (let next: string | undefined = url; next; ) {
-    const res = await fetch(next);
+    const res: Response = await fetch(next);
     if (res.status !== 200) throw new Error(`${next}: ${res.status}`);
     out.push(...((await res.json()) as T[]));
     next = /<([^>]+)>; rel="next"/.exec(res.headers.get("Link") ?? "")?.[1];

@@ -3,7 +3,7 @@ import { loadRelease, type ReleaseFiles } from "../../release-compiler/local/r2-
 import type { Manifest } from "../../src/release/format.js";
 
 /** Node-side binding serving `build/test/…` (see vitest.config.ts). */
-const files = (env as unknown as { RELEASE_FILES: Fetcher }).RELEASE_FILES;
+const files = env.RELEASE_FILES;
 
 async function fetchFile(path: string): Promise<Response> {
   const res = await files.fetch(`http://release-files/${path}`);

@@ -1,0 +1,168 @@
+/**
+ * HOG derivation on the orthoXML edge cases of ../shared/data/hog-fixtures: ids, levels
+ * (including skipped ones), duplications at the top, inside groups and implied ones, and
+ * inverted levels reported with their line.
+ */
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildFamily, copyLetter, normaliseHogId, orthoXmlTaxonNames, type FamilyBuild } from "../../release-compiler/derive/hogs.js";
+import { familyPairs } from "../../release-compiler/derive/pairs.js";
+import { buildTaxonomy, type TaxonomyBuild } from "../../release-compiler/derive/taxonomy.js";
+import type { TreeNode } from "../../release-compiler/inputs.js";
+import { Problems } from "../../release-compiler/problems.js";
+import { readNewick } from "../../release-compiler/readers/newick.js";
+import { readOrthoXml } from "../../release-compiler/readers/orthoxml.js";
+import { DUPLICATION, SPECIATION } from "../../src/release/format.js";
+import { hasSharedData, SHARED_DATA, warnWithoutSharedData } from "../shared-data.js";
+
+warnWithoutSharedData("the HOG fixture tests");
+const FIXTURES = resolve(SHARED_DATA, "hog-fixtures");
+
+interface Derived {
+  families: FamilyBuild[];
+  taxonomy: TaxonomyBuild;
+  problems: Problems;
+  /** Entry number → orthoXML protId. */
+  protein: string[];
+  genomeOf: (entry: number) => number;
+  level: (name: string) => number;
+}
+
+const leaves = (t: TreeNode): string[] => (t.children.length ? t.children.flatMap(leaves) : [t.name]);
+
+/** Derives the families of a fixture; genomes are the tree's leaves, proteins numbered in gene order. */
+async function derive(name: string, prefix = ""): Promise<Derived> {
+  const problems = new Problems();
+  const tree = (await readNewick(resolve(FIXTURES, `${name}.nwk`), problems))!;
+  const species = leaves(tree).map((code, i) => ({ code, taxonId: i + 1, scientificName: code, subgenomes: [], line: i + 1 }));
+  const taxonomy = buildTaxonomy(tree, species, `${name}.nwk`, "species", problems);
+  const entryOfGene = new Map<string, number>();
+  const genome: number[] = [];
+  const protein: string[] = [];
+  let taxonNames = new Map<string, string>();
+  const families: FamilyBuild[] = [];
+  const file = resolve(FIXTURES, `${name}.orthoxml`);
+  await readOrthoXml(
+    file,
+    problems,
+    (root) => {
+      const f = buildFamily(root, families.length + 1, {
+        taxonomy,
+        prefix,
+        entryOfGene: (id) => entryOfGene.get(id),
+        genomeOf: (e) => genome[e - 1],
+        taxonNames,
+        file,
+        problems,
+      });
+      if (f) families.push(f);
+    },
+    (header) => {
+      for (const sp of header.species) {
+        const g = species.findIndex((s) => s.code === sp.name);
+        for (const gene of sp.genes) {
+          genome.push(g);
+          protein.push(gene.protId);
+          entryOfGene.set(gene.id, genome.length);
+        }
+      }
+      taxonNames = orthoXmlTaxonNames(header.taxonomy);
+    },
+  );
+  return { families, taxonomy, problems, protein, genomeOf: (e) => genome[e - 1], level: (n) => taxonomy.byName.get(n)! };
+}
+
+/** HOG ids with their level names, in tree order. */
+const hogs = (d: Derived, f: FamilyBuild) =>
+  f.nodes.filter((n) => n.kind === SPECIATION).map((n) => [n.id, n.levels.map((l) => d.taxonomy.names[l])]);
+
+describe("HOG ids", () => {
+  it("drops the taxon suffix and carries the release letters", () => {
+    expect(normaliseHogId("HOG:0000003.1a_11", "E")).toBe("HOG:E0000003.1a");
+    expect(normaliseHogId("HOG:D0620095", "")).toBe("HOG:0620095");
+    expect(normaliseHogId("HOG:0001687.1c_431", "")).toBe("HOG:0001687.1c");
+    expect(normaliseHogId("HOG_0010360_sub10023", "E")).toBeUndefined();
+    expect(normaliseHogId("1", "")).toBeUndefined();
+  });
+
+  it("letters copies a…z, then aa, ab…", () => {
+    expect([0, 1, 25, 26, 27, 51, 52].map(copyLetter)).toEqual(["a", "b", "z", "aa", "ab", "az", "ba"]);
+  });
+});
+
+describe.skipIf(!hasSharedData)("hog-fixtures", () => {
+  it("adds the levels a group skips below its parent (shared_missing_level)", async () => {
+    const d = await derive("shared_missing_level");
+    expect(d.problems.list).toEqual([]);
+    expect(d.families).toHaveLength(1);
+    // Ids that are not HOG ids are replaced by generated ones.
+    expect(hogs(d, d.families[0])).toEqual([["HOG:0000001", ["Family"]]]);
+    expect(d.families[0].members).toHaveLength(6);
+    expect(d.families[0].nodes[0].completeness).toBe(1);
+  });
+
+  it("reports a group whose level lies above its parent's, with its line (inverted_level)", async () => {
+    const d = await derive("inverted_level");
+    expect(d.problems.list).toHaveLength(1);
+    expect(d.problems.list[0].file).toContain("inverted_level.orthoxml");
+    expect(d.problems.list[0].line).toBe(
+      (await import("node:fs")).readFileSync(resolve(FIXTURES, "inverted_level.orthoxml"), "utf8").split("\n").findIndex((l) => l.includes("family_inner")) + 1,
+    );
+    expect(d.problems.list[0].message).toBe("level 'Family' of HOG HOG:0000001 is not below level 'Sub' of the HOG containing it");
+  });
+
+  it("numbers duplications below a top group and makes single genes sub-HOGs (paralogs_only_toplevel_og)", async () => {
+    const d = await derive("paralogs_only_toplevel_og", "E");
+    expect(d.problems.list).toEqual([]);
+    const f = d.families[0];
+    const species = ["PITSOR", "SAPAEN"];
+    expect(hogs(d, f)).toEqual([
+      ["HOG:E0000001", ["Pitta_sordida-Sapayoa_aenigma"]],
+      ...["1a", "1b", "2a", "2b", "2c"].map((s, i) => [`HOG:E0000001.${s}`, [species[d.genomeOf(f.members[i])]]]),
+    ]);
+    expect(f.nodes.filter((n) => n.kind === DUPLICATION)).toHaveLength(2);
+    // Copies of one species after a duplication are close paralogs; across species, orthologs.
+    const pairs = familyPairs(f, d.genomeOf);
+    expect(pairs.filter((p) => p.relType === "close paralog").length).toBeGreaterThan(0);
+    for (const p of pairs) expect(p.relType === "close paralog").toBe(d.genomeOf(p.entry1) === d.genomeOf(p.entry2));
+  });
+
+  it("turns sibling groups on one level into copies of an implied duplication (paralogs_only_inside_og)", async () => {
+    const d = await derive("paralogs_only_inside_og");
+    expect(d.problems.list).toEqual([]);
+    const ids = hogs(d, d.families[0]).map(([id]) => id);
+    expect(ids.slice(0, 3)).toEqual(["HOG:0000001", "HOG:0000001.1a", "HOG:0000001.1b"]);
+    // Every (id, level) names one node at most.
+    const seen = new Set<string>();
+    for (const n of d.families[0].nodes.filter((x) => x.kind === SPECIATION)) {
+      for (const l of n.levels) {
+        expect(seen.has(`${n.id}@${l}`)).toBe(false);
+        seen.add(`${n.id}@${l}`);
+      }
+    }
+  });
+
+  it("keeps FastOMA ids and places sub-HOG levels (euk-HOG0001687)", async () => {
+    const d = await derive("euk-HOG0001687");
+    const ids = new Set(d.families.flatMap((f) => hogs(d, f).map(([id]) => id as string)));
+    expect(ids.has("HOG:0001687")).toBe(true);
+    expect(ids.has("HOG:0001687.1c")).toBe(true);
+    for (const f of d.families) {
+      for (const n of f.nodes) if (n.kind === SPECIATION) expect(n.levels.every((l) => l >= 0)).toBe(true);
+    }
+  });
+
+  it("derives every fixture without unexpected problems", async () => {
+    for (const name of ["birds", "cases", "simpleEx"]) {
+      const d = await derive(name);
+      expect(d.problems.list, name).toEqual([]);
+      expect(d.families.length, name).toBeGreaterThan(0);
+      for (const f of d.families) {
+        // Member ranges nest: every node's slice lies inside its parent's.
+        for (const n of f.nodes) {
+          if (n.parent >= 0) expect(n.lo >= f.nodes[n.parent].lo && n.hi <= f.nodes[n.parent].hi).toBe(true);
+        }
+      }
+    }
+  });
+});
