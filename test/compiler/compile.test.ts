@@ -1,0 +1,137 @@
+/**
+ * The compiler as a whole: byte-identical output for the same inputs, every input problem
+ * reported with file and line, nothing written over a good release when inputs are bad, and
+ * the CLI's exit codes.
+ */
+import { execFile } from "node:child_process";
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { compileRelease } from "../../release-compiler/compile.js";
+import { InputRejected } from "../../release-compiler/problems.js";
+import { simulateRelease } from "../../release-compiler/simulate/simulate.js";
+import { manifestBlobs, type Manifest } from "../../src/release/format.js";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+let input: string;
+
+beforeAll(async () => {
+  input = join(mkdtempSync(join(tmpdir(), "orth-compile-")), "input");
+  await simulateRelease({ out: input, genomes: 6, families: 60, seed: 11, name: "Compile.Test" });
+});
+
+/** A copy of the simulated inputs to break. */
+function copyOfInput(): string {
+  const dir = join(mkdtempSync(join(tmpdir(), "orth-broken-")), "input");
+  cpSync(input, dir, { recursive: true });
+  return dir;
+}
+
+async function problemsOf(config: string, out: string): Promise<string[]> {
+  try {
+    await compileRelease(config, out);
+  } catch (error) {
+    if (error instanceof InputRejected) return error.problems.list.map((p) => `${p.file}:${p.line}: ${p.message}`);
+    throw error;
+  }
+  throw new Error("compile accepted broken inputs");
+}
+
+describe("compileRelease", () => {
+  it("gives byte-identical releases for the same inputs", async () => {
+    const out = mkdtempSync(join(tmpdir(), "orth-twice-"));
+    const a = await compileRelease(join(input, "release.json"), join(out, "a"));
+    const b = await compileRelease(join(input, "release.json"), join(out, "b"));
+    const files = (dir: string) => readdirSync(join(dir, "blobs")).sort();
+    expect(files(a.outDir)).toEqual(files(b.outDir));
+    expect(readFileSync(join(a.outDir, "manifest.json"))).toEqual(readFileSync(join(b.outDir, "manifest.json")));
+    for (const f of files(a.outDir)) expect(readFileSync(join(a.outDir, "blobs", f)).equals(readFileSync(join(b.outDir, "blobs", f)))).toBe(true);
+    // Every blob the manifest names is there, and nothing else.
+    const manifest = JSON.parse(readFileSync(join(a.outDir, "manifest.json"), "utf8")) as Manifest;
+    expect(manifestBlobs(manifest).map((h) => `${h}.msgpack`).sort()).toEqual(files(a.outDir));
+    expect(readdirSync(out).sort()).toEqual(["a", "b"]);
+  });
+
+  it("reports every problem of every input with its file and line, and keeps the old release", async () => {
+    const dir = copyOfInput();
+    const out = join(mkdtempSync(join(tmpdir(), "orth-keep-")), "release");
+    const good = await compileRelease(join(dir, "release.json"), out);
+    const before = readFileSync(join(out, "manifest.json"));
+
+    const code = good.manifest.genomes[0].code;
+    const fasta = join(dir, "proteome", `${code}.fa`);
+    const fastaLines = readFileSync(fasta, "utf8").split("\n").length;
+    appendFileSync(fasta, ">TRUNCATED_AT_END\n");
+    const gff = join(dir, "gff3", `${code}.gff`);
+    const gffLines = readFileSync(gff, "utf8").trimEnd().split("\n");
+    const cds = gffLines.findIndex((l) => l.split("\t")[2] === "CDS");
+    const fields = gffLines[cds].split("\t");
+    [fields[3], fields[4]] = ["900", "100"];
+    gffLines[cds] = fields.join("\t");
+    writeFileSync(gff, `${gffLines.join("\n")}\n`);
+    const orthoxml = join(dir, "hogs.orthoxml");
+    const xml = readFileSync(orthoxml, "utf8").replace(/protId="[^"]+"/, 'protId="NOT_A_PROTEIN"');
+    writeFileSync(orthoxml, xml);
+    const gaf = join(dir, "annotations/go.gaf");
+    const gafText = readFileSync(gaf, "utf8").trimEnd();
+    writeFileSync(gaf, `${gafText}\nUniProtKB\tX1\tx\tenables\tGO:0003674\n`);
+
+    const problems = await problemsOf(join(dir, "release.json"), out);
+    const protLine = xml.split("\n").findIndex((l) => l.includes("NOT_A_PROTEIN")) + 1;
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(new RegExp(`proteome/${code}\\.fa:${fastaLines}: .*no sequence`)),
+        expect.stringMatching(new RegExp(`gff3/${code}\\.gff:${cds + 1}: .*end 100 .*start 900`)),
+        `${orthoxml}:${protLine}: protein NOT_A_PROTEIN of the HOGs is not in the proteomes`,
+        expect.stringMatching(new RegExp(`annotations/go\\.gaf:${gafText.split("\n").length + 1}: .*column`)),
+      ]),
+    );
+    expect(readFileSync(join(out, "manifest.json"))).toEqual(before);
+    expect(readdirSync(resolve(out, "..")).sort()).toEqual(["release"]);
+  });
+
+  it("reports duplicate protein ids, unbalanced Newick and unknown config keys", async () => {
+    const dir = copyOfInput();
+    const config = JSON.parse(readFileSync(join(dir, "release.json"), "utf8"));
+    const [first, second] = readFileSync(join(dir, "species_info.tsv"), "utf8").split("\n").slice(1, 3).map((l) => l.split("\t")[0]);
+    const firstId = /^>(\S+)/m.exec(readFileSync(join(dir, "proteome", `${first}.fa`), "utf8"))![1];
+    appendFileSync(join(dir, "proteome", `${second}.fa`), `>${firstId}\nMKV\n`);
+    let problems = await problemsOf(join(dir, "release.json"), join(dir, "out"));
+    expect(problems.some((p) => p.includes(`${second}.fa`) && p.includes(`protein id ${firstId} is used twice`))).toBe(true);
+
+    writeFileSync(join(dir, "species_tree.nwk"), "((A,B)x,C;");
+    problems = await problemsOf(join(dir, "release.json"), join(dir, "out"));
+    expect(problems.some((p) => p.includes("species_tree.nwk:1") && /unbalanced|not closed/.test(p))).toBe(true);
+
+    writeFileSync(join(dir, "release.json"), JSON.stringify({ ...config, proteome: "x" }));
+    problems = await problemsOf(join(dir, "release.json"), join(dir, "out"));
+    expect(problems.some((p) => p.includes("release.json") && p.includes("proteome"))).toBe(true);
+  });
+});
+
+describe("npm run compile", () => {
+  const cli = (args: string[]) =>
+    promisify(execFile)(resolve(ROOT, "node_modules/.bin/tsx"), [resolve(ROOT, "release-compiler/cli.ts"), ...args], { cwd: ROOT }).then(
+      (r) => ({ code: 0, ...r }),
+      (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }),
+    );
+
+  it("compiles, and exits 1 with located problems or 2 on bad usage", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "orth-cli-")), "release");
+    const ok = await cli(["--config", join(input, "release.json"), "--out", out]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/compiled Compile\.Test into .*: 6 genomes/);
+
+    const broken = copyOfInput();
+    writeFileSync(join(broken, "species_info.tsv"), "Name\tNCBITaxonId\nHUMAN\tnine\n");
+    const bad = await cli(["--config", join(broken, "release.json"), "--out", out]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/species_info\.tsv:2: /);
+    expect(bad.stderr).toMatch(/problem\(s\) in the inputs; nothing was written/);
+
+    expect((await cli(["--config", join(input, "release.json")])).code).toBe(2);
+    expect((await cli(["--bogus"])).code).toBe(2);
+  });
+});
