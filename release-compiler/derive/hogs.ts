@@ -138,19 +138,23 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
   };
 
   /**
-   * Walks a speciation node's children. `id` is the node's HOG id; duplications directly
-   * below it are numbered 1, 2, … and their copies lettered a, b, ….
+   * Walks a speciation node's children. `id` is the node's HOG id; the duplications directly
+   * below that id (on any of its nodes, in document order) are numbered 1, 2, … and their
+   * copies lettered a, b, ….
    */
+  /** Duplications seen so far directly below each HOG id (an id may span several nodes). */
+  const duplicationsBelow = new Map<string, number>();
+
   const walkSpeciation = (g: HogXmlGroup, self: number, id: string, level: number): void => {
-    let duplications = 0;
     for (const child of withImplicitDuplication(g.children)) {
       if (child.kind === "geneRef") addGene(child.ref, self);
       else if (child.kind === "orthologGroup") {
         const childId = (useGiven && child.id ? normaliseHogId(child.id, ctx.prefix) : undefined) ?? id;
         walkGroup(child, self, level, childId);
       } else {
-        duplications += 1;
-        walkDuplication(child, self, level, `${id}.${duplications}`);
+        const n = (duplicationsBelow.get(id) ?? 0) + 1;
+        duplicationsBelow.set(id, n);
+        walkDuplication(child, self, level, `${id}.${n}`);
       }
     }
   };
