@@ -1,5 +1,5 @@
 /**
- * `npm start [-- --release DIR] [-- --port N]`: serves a compiled release locally with
+ * `npm start [-- --release DIR] [--port N] [--state DIR]`: serves a compiled release locally with
  * `wrangler dev`. Without `--release`, it simulates and compiles the demo release first if
  * it is not built yet. Blobs go into wrangler dev's local R2 state through the Miniflare
  * API, skipping those already there.
@@ -18,7 +18,8 @@ const DEMO_INPUT = resolve(ROOT, "build/demo-input");
 const DEMO_RELEASE = resolve(ROOT, "build/demo");
 /** The demo: a dozen real genomes, a few thousand proteins, every optional input. */
 export const DEMO = { genomes: 12, families: 400, seed: 2026, name: "Demo.Nov2026" };
-const R2_STATE = resolve(ROOT, ".wrangler/state/v3/r2");
+/** wrangler dev's local state; its R2 lives under v3/r2. */
+const DEFAULT_STATE = resolve(ROOT, ".wrangler/state");
 const BUCKET_NAME = "orth-releases";
 
 export async function ensureDemoRelease(): Promise<string> {
@@ -31,8 +32,12 @@ export async function ensureDemoRelease(): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { release: { type: "string" }, port: { type: "string" } }, strict: true });
+  const { values } = parseArgs({
+    options: { release: { type: "string" }, port: { type: "string" }, state: { type: "string" } },
+    strict: true,
+  });
   const port = values.port ?? "8787";
+  const state = values.state ? resolve(values.state) : DEFAULT_STATE;
   if (!/^[0-9]{2,5}$/.test(port)) throw new Error(`--port must be a port number, not '${port}'`);
   const releaseDir = values.release ? resolve(values.release) : await ensureDemoRelease();
   if (!existsSync(resolve(releaseDir, "manifest.json"))) throw new Error(`${releaseDir} holds no compiled release (no manifest.json)`);
@@ -42,7 +47,7 @@ async function main(): Promise<void> {
     modules: true,
     script: "export default { fetch() { return new Response(null, { status: 204 }); } }",
     r2Buckets: { RELEASES: BUCKET_NAME },
-    r2Persist: R2_STATE,
+    r2Persist: resolve(state, "v3/r2"),
   });
   try {
     const bucket = await mf.getR2Bucket("RELEASES");
@@ -55,7 +60,7 @@ async function main(): Promise<void> {
 
   const wrangler = spawn(
     resolve(ROOT, "node_modules/.bin/wrangler"),
-    ["dev", "--ip", "127.0.0.1", "--port", port, "--persist-to", resolve(ROOT, ".wrangler/state")],
+    ["dev", "--ip", "127.0.0.1", "--port", port, "--persist-to", state, "--inspector-port", String(Number(port) + 1000)],
     { cwd: ROOT, stdio: "inherit", env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" } },
   );
   console.log(`Serving at http://127.0.0.1:${port}/api/`);
