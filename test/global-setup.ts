@@ -17,7 +17,17 @@ export const TEST_BUILD = resolve(ROOT, "build/test");
 /** The simulated test release: small enough to compile in seconds, with every optional input. */
 export const SIMULATED = { genomes: 10, families: 150, seed: 7, name: "Simulated.Test" };
 
-export default async function setup(): Promise<void> {
+/**
+ * Vitest calls the global setup once per project; the build runs once per vitest process
+ * (the second call waits for the first), so no project deletes what another is reading.
+ */
+export default function setup(): Promise<void> {
+  const shared = globalThis as { orthTestBuild?: Promise<void> };
+  shared.orthTestBuild ??= buildTestReleases();
+  return shared.orthTestBuild;
+}
+
+async function buildTestReleases(): Promise<void> {
   rmSync(TEST_BUILD, { recursive: true, force: true });
   execFileSync(resolve(ROOT, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", resolve(TEST_BUILD, "worker")], {
     cwd: ROOT,
