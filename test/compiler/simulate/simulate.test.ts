@@ -256,16 +256,18 @@ function derivePairs(xml: OrthoXml): { orthologs: Set<string>; paralogs: Set<str
   return { orthologs, paralogs };
 }
 
-/** HOG ids regenerated from the structure alone, by the documented rules: [group, id without _taxon]. */
+/**
+ * HOG ids regenerated from the structure alone, by the documented rules (without `_taxon`):
+ * every orthologGroup's id, and every geneRef's deepest sub-HOG.
+ */
 function regenerateIds(xml: OrthoXml): Map<XmlNode, string> {
   const ids = new Map<XmlNode, string>();
   const counters = new Map<string, number>();
   const visit = (node: XmlNode, id: string): void => {
-    if (node.kind === "geneRef") return;
+    if (node.kind !== "paralogGroup") ids.set(node, id);
     if (node.kind === "orthologGroup") {
-      ids.set(node, id);
       node.children.forEach((c) => visit(c, id));
-    } else {
+    } else if (node.kind === "paralogGroup") {
       const n = (counters.get(id) ?? 0) + 1;
       counters.set(id, n);
       node.children.forEach((c, k) => visit(c, `${id}.${n}${hogLetters(k)}`));
@@ -327,7 +329,7 @@ describe("orthoXML and truth", () => {
     for (const dir of DIRS()) {
       const xml = readOrthoXml(join(dir, "hogs.orthoxml"));
       for (const [node, id] of regenerateIds(xml)) {
-        if (node.kind !== "geneRef") expect(node.id).toBe(`${id}_${node.taxonId}`);
+        if (node.kind === "orthologGroup") expect(node.id).toBe(`${id}_${node.taxonId}`);
       }
     }
   });
@@ -378,23 +380,19 @@ describe("orthoXML and truth", () => {
     }
   });
 
-  it("records each gene's root HOG and deepest HOG as in the orthoXML", () => {
+  it("records each gene's root HOG and deepest sub-HOG as in the orthoXML", () => {
+    let singleGeneSubHogs = 0;
     for (const dir of DIRS()) {
       const xml = readOrthoXml(join(dir, "hogs.orthoxml"));
-      const protOf = (ref: string): string => xml.genes.get(ref)!.protId;
+      const ids = regenerateIds(xml);
       const expected = new Map<string, [string, string]>();
-      const visit = (node: XmlNode, rootHog: string, hog: string): void => {
+      const visit = (node: XmlNode, rootHog: string, parent: XmlNode | null): void => {
         if (node.kind === "geneRef") {
-          expected.set(protOf(node.ref), [rootHog, hog]);
-          return;
-        }
-        const id = node.kind === "orthologGroup" ? node.id!.replace(/_\d+$/, "") : hog;
-        node.children.forEach((c) => visit(c, rootHog, id));
+          expected.set(xml.genes.get(node.ref)!.protId, [rootHog, ids.get(node)!]);
+          if (parent?.kind === "paralogGroup") singleGeneSubHogs++;
+        } else node.children.forEach((c) => visit(c, rootHog, node));
       };
-      for (const top of xml.groups) {
-        const rootHog = (top as { id: string }).id.replace(/_\d+$/, "");
-        visit(top, rootHog, rootHog);
-      }
+      for (const top of xml.groups) visit(top, ids.get(top)!, null);
       const rows = readTsv(join(dir, "truth", "hogs.tsv"));
       expect(rows.length).toBe(expected.size);
       const errors: string[] = [];
@@ -412,6 +410,7 @@ describe("orthoXML and truth", () => {
       expect(summary.genesInHogs).toBe(rows.length);
       expect(summary.familiesWritten).toBe(xml.groups.length);
     }
+    expect(singleGeneSubHogs).toBeGreaterThan(0);
   });
 });
 

@@ -1,0 +1,282 @@
+/**
+ * Gene family evolution along the species tree. A family is born at a node of the species tree
+ * (most at the root, some in younger clades, a few as orphans in one genome) with a random root
+ * sequence; walking down the tree, every branch may duplicate the gene (both copies continue)
+ * or lose it, and substitutions and short indels accumulate in proportion to branch length.
+ * The result is the family's true gene tree, pruned of lost lineages: internal nodes with a
+ * single surviving child are removed, and a duplication directly below a duplication is merged
+ * into it (all pairs across its children are paralogs either way).
+ */
+import { archetypesFor, DOMAIN_KINDS, type Archetype, type DomainKind } from "./catalog.js";
+import type { Kingdom } from "./organisms.js";
+import { Rng } from "./rng.js";
+import { mutate, randomProtein, type MutationModel, type Region } from "./sequences.js";
+import type { SpeciesNode, SpeciesTree } from "./species-tree.js";
+
+export const LEAF = 0;
+export const SPECIATION = 1;
+export const DUPLICATION = 2;
+export type GeneNodeKind = typeof LEAF | typeof SPECIATION | typeof DUPLICATION;
+
+/** A node of a family's pruned true gene tree. */
+export interface GeneNode {
+  kind: GeneNodeKind;
+  /**
+   * Leaf: the genome's species node. Speciation: the species node where the lineages split.
+   * Duplication: the species node at the bottom of the branch the duplication happened on.
+   */
+  species: SpeciesNode;
+  children: GeneNode[];
+  gene: Gene | null;
+}
+
+/** A gene of a genome (its main isoform is the protein in the gene tree). */
+export interface Gene {
+  family: Family;
+  genome: number;
+  protein: Uint8Array;
+  /** Gene symbol: family name plus a letter per paralogous lineage (in-species copies share it). */
+  symbol: string;
+  /** Position key: genes are laid out along a genome in key order (keeps synteny). */
+  key: number;
+  // Set by the layout (layout.ts):
+  /** 0-based rank among the genome's genes (FASTA order of main isoforms). */
+  rank: number;
+  proteinId: string;
+  /** Numeric orthoXML `<gene id>`. */
+  xmlId: string;
+  /** Number of alternative isoforms (0–2). */
+  isoforms: number;
+}
+
+/** A family domain in root-sequence coordinates [start, end). */
+export interface FamilyDomain extends Region {
+  kind: DomainKind;
+}
+
+export interface Family {
+  /** 1-based simulation number (also in gene symbols: SIMF<number>). */
+  number: number;
+  birth: SpeciesNode;
+  archetype: Archetype;
+  goTerms: string[];
+  domains: FamilyDomain[];
+  rootLength: number;
+  /** Pruned true gene tree; null when every copy was lost. */
+  tree: GeneNode | null;
+  /** Surviving genes in gene-tree order. */
+  genes: Gene[];
+  /** Number of genomes with at least one gene. */
+  genomeCount: number;
+  duplications: number;
+  losses: number;
+}
+
+/** Tunable rates of the evolution model. */
+export const MODEL = {
+  /** Where families are born: at the root, in a younger clade, or as a one-genome orphan. */
+  birthAtRoot: 0.72,
+  birthOrphan: 0.04,
+  /** Median duplications and losses per unit of root-to-tip branch length (log-normal per family). */
+  duplicationRate: 0.45,
+  lossRate: 0.25,
+  rateSpread: 0.8,
+  /** Branch length floor for event probabilities, so that short leaf branches still see events. */
+  minEventBranch: 0.025,
+  /** Substitutions per site from root to tip: uniform in this range per family. */
+  substitutionRange: [0.05, 0.25] as const,
+  conservedAcceptance: 0.35,
+  indelRate: 1.2,
+  /** Root sequence length: log-normal median and spread, clamped. */
+  medianLength: 330,
+  lengthSpread: 0.55,
+  minRootLength: 80,
+  maxRootLength: 900,
+  minLength: 50,
+  maxLength: 1200,
+  /** Probability that the second copy of a duplication stays next to the first (tandem). */
+  tandem: 0.6,
+};
+
+export interface EvolutionContext {
+  tree: SpeciesTree;
+  seed: number;
+  /** Internal nodes except the root, where younger families are born. */
+  youngClades: SpeciesNode[];
+  /** Kingdoms of each species node's genomes, by taxonomy id. */
+  kingdoms: Map<number, Set<Kingdom>>;
+}
+
+export function evolutionContext(tree: SpeciesTree, seed: number): EvolutionContext {
+  const kingdoms = new Map<number, Set<Kingdom>>();
+  for (const node of tree.nodes) {
+    const set = new Set<Kingdom>();
+    for (let g = node.firstGenome; g < node.firstGenome + node.leafCount; g++) {
+      set.add(tree.leaves[g].organism!.kingdom);
+    }
+    kingdoms.set(node.taxonomyId, set);
+  }
+  return {
+    tree,
+    seed,
+    youngClades: tree.nodes.filter((n) => n !== tree.root && n.children.length > 0),
+    kingdoms,
+  };
+}
+
+/** Simulates family `number` (1-based); deterministic in (seed, number, tree). */
+export function evolveFamily(ctx: EvolutionContext, number: number): Family {
+  const rng = new Rng(ctx.seed, "family", number);
+  const { tree } = ctx;
+
+  // Birth place.
+  let birth: SpeciesNode = tree.root;
+  const u = rng.float();
+  if (tree.leaves.length > 1) {
+    if (u < MODEL.birthOrphan) birth = rng.pick(tree.leaves);
+    else if (u >= MODEL.birthAtRoot + MODEL.birthOrphan && ctx.youngClades.length > 0) birth = rng.pick(ctx.youngClades);
+  }
+
+  // What the family is.
+  const choices = archetypesFor(ctx.kingdoms.get(birth.taxonomyId)!);
+  const archetype = choices[rng.weighted(choices.map((a) => a.weight))];
+  const goTerms = rng.shuffle([...archetype.go]).slice(0, 1 + rng.int(Math.min(4, archetype.go.length)));
+
+  // Root sequence and domain layout.
+  const kinds = archetype.domains.map((k) => DOMAIN_KINDS[k]);
+  const domainLengths = kinds.map((k) => Math.round(k.length * (0.9 + 0.2 * rng.float())));
+  const needed = domainLengths.reduce((s, l) => s + l + 10, 0) + 30;
+  let rootLength = Math.round(Math.exp(Math.log(MODEL.medianLength) + MODEL.lengthSpread * rng.normal()));
+  rootLength = Math.max(MODEL.minRootLength, Math.min(MODEL.maxRootLength, rootLength));
+  rootLength = Math.max(rootLength, needed);
+  const domains: FamilyDomain[] = [];
+  {
+    const slack = rootLength - needed;
+    let at = 15;
+    for (let i = 0; i < kinds.length; i++) {
+      at += Math.floor(rng.float() * (slack / kinds.length));
+      domains.push({ kind: kinds[i], start: at, end: at + domainLengths[i] });
+      at += domainLengths[i] + 10;
+    }
+  }
+  const root = randomProtein(rng, rootLength);
+
+  const model: MutationModel = {
+    rate: MODEL.substitutionRange[0] + (MODEL.substitutionRange[1] - MODEL.substitutionRange[0]) * rng.float(),
+    conservedAcceptance: MODEL.conservedAcceptance,
+    indelRate: MODEL.indelRate,
+    minLength: MODEL.minLength,
+    maxLength: MODEL.maxLength,
+  };
+  const duplicationRate = MODEL.duplicationRate * Math.exp(MODEL.rateSpread * rng.normal() - MODEL.rateSpread ** 2 / 2);
+  const lossRate = MODEL.lossRate * Math.exp(0.5 * rng.normal() - 0.125);
+  // A family may not grow beyond a few copies per genome of its clade.
+  const maxDuplications = 3 * birth.leafCount + 4;
+
+  const family: Family = {
+    number,
+    birth,
+    archetype,
+    goTerms,
+    domains,
+    rootLength,
+    tree: null,
+    genes: [],
+    genomeCount: 0,
+    duplications: 0,
+    losses: 0,
+  };
+  const symbolBase = `SIMF${number}`;
+  let nextLetter = 1;
+  const letter = (i: number): string => {
+    let s = "";
+    i++;
+    while (i > 0) {
+      i--;
+      s = String.fromCharCode(65 + (i % 26)) + s;
+      i = Math.floor(i / 26);
+    }
+    return s;
+  };
+
+  const evolve = (seq: Uint8Array, branch: number) =>
+    mutate(rng, seq, branch, model, rootLength, domains);
+
+  const leaf = (seq: Uint8Array, node: SpeciesNode, symbol: string, key: number): GeneNode => {
+    const gene: Gene = {
+      family,
+      genome: node.genome,
+      protein: seq,
+      symbol,
+      key: key + 0.002 * rng.normal(),
+      rank: -1,
+      proteinId: "",
+      xmlId: "",
+      isoforms: 0,
+    };
+    return { kind: LEAF, species: node, children: [], gene };
+  };
+
+  const speciate = (seq: Uint8Array, node: SpeciesNode, symbol: string, key: number): GeneNode | null => {
+    const children: GeneNode[] = [];
+    const last = node.children.length - 1;
+    node.children.forEach((child, i) => {
+      const copy = i === last ? seq : seq.slice();
+      const result = branch(copy, child, child.branchLength, symbol, key);
+      if (result) children.push(result);
+    });
+    if (children.length === 0) return null;
+    if (children.length === 1) return children[0];
+    return { kind: SPECIATION, species: node, children, gene: null };
+  };
+
+  // The lineage runs down `length` of the branch above `node`.
+  const branch = (seq: Uint8Array, node: SpeciesNode, length: number, symbol: string, key: number): GeneNode | null => {
+    const eventLength = Math.max(length, MODEL.minEventBranch);
+    seq = evolve(seq, length / 2);
+    if (family.duplications < maxDuplications && rng.float() < Math.min(0.5, duplicationRate * eventLength)) {
+      family.duplications++;
+      const otherSymbol = node.children.length > 0 ? symbolBase + letter(nextLetter++) : symbol;
+      const otherKey = rng.float() < MODEL.tandem ? key + 1e-7 * (1 + rng.float()) : rng.float();
+      const a = branch(seq, node, length / 2, symbol, key);
+      const b = branch(seq.slice(), node, length / 2, otherSymbol, otherKey);
+      return duplication(node, a, b);
+    }
+    if (rng.float() < Math.min(0.5, lossRate * eventLength)) {
+      family.losses++;
+      return null;
+    }
+    seq = evolve(seq, length / 2);
+    return node.children.length === 0 ? leaf(seq, node, symbol, key) : speciate(seq, node, symbol, key);
+  };
+
+  const symbol = symbolBase + letter(0);
+  const key = rng.float();
+  family.tree =
+    birth.children.length === 0 ? leaf(root, birth, symbol, key) : speciate(root, birth, symbol, key);
+
+  if (family.tree) {
+    const genomes = new Set<number>();
+    const collect = (n: GeneNode): void => {
+      if (n.gene) {
+        family.genes.push(n.gene);
+        genomes.add(n.gene.genome);
+      }
+      for (const c of n.children) collect(c);
+    };
+    collect(family.tree);
+    family.genomeCount = genomes.size;
+  }
+  return family;
+}
+
+function duplication(node: SpeciesNode, a: GeneNode | null, b: GeneNode | null): GeneNode | null {
+  if (!a) return b;
+  if (!b) return a;
+  const children: GeneNode[] = [];
+  for (const c of [a, b]) {
+    if (c.kind === DUPLICATION) children.push(...c.children);
+    else children.push(c);
+  }
+  return { kind: DUPLICATION, species: node, children, gene: null };
+}

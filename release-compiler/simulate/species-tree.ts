@@ -1,0 +1,108 @@
+/**
+ * The species tree of a simulation: the real topology of organisms.ts restricted to the chosen
+ * organisms, internal nodes with a single child collapsed (the child keeps its own name).
+ * Genomes are numbered in the tree's leaf order (depth first), which is also the order of
+ * species_info.tsv and of the orthoXML species blocks; every subtree holds a contiguous range of
+ * genome numbers.
+ */
+import { formatNewick, type NewickNode } from "./newick.js";
+import { CLADES, ORGANISMS, ROOT_CLADE, type Organism } from "./organisms.js";
+
+export interface SpeciesNode {
+  name: string;
+  children: SpeciesNode[];
+  parent: SpeciesNode | null;
+  /** 1-based preorder number: the orthoXML `<taxon id>` and the `_<taxonId>` of HOG ids. */
+  taxonomyId: number;
+  /** Edges from the root. */
+  depth: number;
+  /** Age in million years (0 for leaves). */
+  age: number;
+  /** sqrt(age / root age): 1 at the root, 0 at the leaves. */
+  height: number;
+  /** parent.height - height (0 at the root): the evolutionary time of the branch above. */
+  branchLength: number;
+  /** The organism of a leaf, null for internal nodes. */
+  organism: Organism | null;
+  /** Genome number of a leaf (leaf order), -1 for internal nodes. */
+  genome: number;
+  /** Genomes below this node: the range [firstGenome, firstGenome + leafCount). */
+  firstGenome: number;
+  leafCount: number;
+}
+
+export interface SpeciesTree {
+  root: SpeciesNode;
+  /** All nodes in preorder (nodes[i].taxonomyId === i + 1). */
+  nodes: SpeciesNode[];
+  /** Leaves in genome order. */
+  leaves: SpeciesNode[];
+  newick: string;
+}
+
+/** Largest `--genomes` value. */
+export const MAX_GENOMES = ORGANISMS.length;
+
+export function buildSpeciesTree(genomes: number): SpeciesTree {
+  if (!Number.isInteger(genomes) || genomes < 1 || genomes > MAX_GENOMES) {
+    throw new Error(`genomes must be an integer in 1..${MAX_GENOMES}, got ${genomes}`);
+  }
+  const chosen = new Map(ORGANISMS.slice(0, genomes).map((o) => [o.code, o]));
+  const clades = new Map(CLADES.map(([name, age, children]) => [name, { age, children }]));
+
+  const build = (name: string): NewickNode | null => {
+    const clade = clades.get(name);
+    if (!clade) return chosen.has(name) ? { name, children: [] } : null;
+    const children = clade.children.map(build).filter((c): c is NewickNode => c !== null);
+    if (children.length === 0) return null;
+    if (children.length === 1) return children[0];
+    return { name, children };
+  };
+  const top = build(ROOT_CLADE);
+  if (!top) throw new Error("no organism chosen");
+
+  const nodes: SpeciesNode[] = [];
+  const leaves: SpeciesNode[] = [];
+  const rootAge = clades.get(top.name)?.age ?? 0;
+  const convert = (n: NewickNode, parent: SpeciesNode | null): SpeciesNode => {
+    const age = clades.get(n.name)?.age ?? 0;
+    const height = rootAge > 0 ? Math.sqrt(age / rootAge) : 0;
+    const node: SpeciesNode = {
+      name: n.name,
+      children: [],
+      parent,
+      taxonomyId: nodes.length + 1,
+      depth: parent ? parent.depth + 1 : 0,
+      age,
+      height,
+      branchLength: parent ? parent.height - height : 0,
+      organism: n.children.length === 0 ? (chosen.get(n.name) ?? null) : null,
+      genome: -1,
+      firstGenome: leaves.length,
+      leafCount: 0,
+    };
+    nodes.push(node);
+    if (n.children.length === 0) {
+      node.genome = leaves.length;
+      node.leafCount = 1;
+      leaves.push(node);
+    } else {
+      for (const child of n.children) node.children.push(convert(child, node));
+      node.leafCount = leaves.length - node.firstGenome;
+    }
+    return node;
+  };
+  const root = convert(top, null);
+  return { root, nodes, leaves, newick: formatNewick(top) };
+}
+
+/** Lowest common ancestor of two nodes. */
+export function lca(a: SpeciesNode, b: SpeciesNode): SpeciesNode {
+  while (a.depth > b.depth) a = a.parent!;
+  while (b.depth > a.depth) b = b.parent!;
+  while (a !== b) {
+    a = a.parent!;
+    b = b.parent!;
+  }
+  return a;
+}
