@@ -11,7 +11,6 @@ const unpackr = new Unpackr({ useRecords: true });
 const MAX_CACHED_BYTES = 24 * 1024 * 1024;
 const cache = new Map<string, { value: unknown; bytes: number }>();
 let cachedBytes = 0;
-const inFlight = new Map<string, Promise<unknown>>();
 
 /** Counters for tests and benchmarks: what requests cost in storage reads. */
 export const blobStats = { reads: 0, bytesRead: 0, hits: 0 };
@@ -21,7 +20,11 @@ export function clearBlobCache(): void {
   cachedBytes = 0;
 }
 
-/** Reads, verifies and decodes one blob; the same blob is fetched once however many ask at once. */
+/**
+ * Reads, verifies and decodes one blob. Only decoded values are shared between requests,
+ * never a pending read: in workerd, I/O started by one request cannot complete for another,
+ * so a request that awaited another's read would hang once that request ended.
+ */
 export async function readBlob<T>(bucket: R2Bucket, hash: string): Promise<T> {
   const hit = cache.get(hash);
   if (hit) {
@@ -31,12 +34,7 @@ export async function readBlob<T>(bucket: R2Bucket, hash: string): Promise<T> {
     blobStats.hits += 1;
     return hit.value as T;
   }
-  let pending = inFlight.get(hash);
-  if (!pending) {
-    pending = fetchBlob(bucket, hash).finally(() => inFlight.delete(hash));
-    inFlight.set(hash, pending);
-  }
-  return (await pending) as T;
+  return (await fetchBlob(bucket, hash)) as T;
 }
 
 async function fetchBlob(bucket: R2Bucket, hash: string): Promise<unknown> {

@@ -12,6 +12,9 @@ import {
   type TableShard,
 } from "./format.js";
 
+/** Shards a list reads before it starts answering (a page of up to ~16k proteins). */
+const EAGER_SHARDS = 32;
+
 /** How long the isolate trusts its reading of the current-release pointer. */
 const POINTER_TTL_MS = 30_000;
 
@@ -22,14 +25,19 @@ export interface Release {
   /** Genome of an entry number (entries of a genome are contiguous). */
   genomeOfEntry(entry: number): GenomeInfo;
   row<Row>(table: TableRef<Row>, index: number): Promise<Row>;
-  /** Rows [from, to) in order, reading each shard once. */
-  rows<Row>(table: TableRef<Row>, from: number, to: number): AsyncGenerator<Row>;
+  /**
+   * Rows [from, to) in order. The first shards are read before this resolves, in parallel, so
+   * a storage fault fails the request before any response is sent; the shards of very long
+   * ranges after those are read as the rows are consumed.
+   */
+  rows<Row>(table: TableRef<Row>, from: number, to: number): Promise<AsyncIterable<Row>>;
   lookup<Value>(index: KeyIndexRef<Value>, key: string): Promise<Value | undefined>;
   /** Level index by name (level names, species codes); undefined when unknown. */
   levelByName: Map<string, number>;
 }
 
-const manifests = new Map<string, Promise<Release>>();
+/** Opened releases by name. Like blobs, only finished values are shared between requests. */
+const manifests = new Map<string, Release>();
 let pointer: { name: string; at: number } | undefined;
 
 /** The release a request asked for by name, or the current one. */
@@ -37,9 +45,8 @@ export async function openRelease(bucket: R2Bucket, name?: string): Promise<Rele
   const releaseName = name ?? (await currentReleaseName(bucket));
   let release = manifests.get(releaseName);
   if (!release) {
-    release = loadRelease(bucket, releaseName);
+    release = await loadRelease(bucket, releaseName);
     manifests.set(releaseName, release);
-    release.catch(() => manifests.delete(releaseName));
   }
   return release;
 }
@@ -103,12 +110,20 @@ export function releaseFromManifest(bucket: R2Bucket, manifest: Manifest): Relea
       const shard = await shardOf(table, index);
       return shard.rows[index - shard.firstRow];
     },
-    async *rows(table, from, to) {
-      for (let i = from; i < to; ) {
-        const shard = await shardOf(table, i);
-        const end = Math.min(to, shard.firstRow + shard.rows.length);
-        for (; i < end; i++) yield shard.rows[i - shard.firstRow];
-      }
+    async rows(table, from, to) {
+      const first = Math.floor(from / table.rowsPerShard);
+      const last = to > from ? Math.floor((to - 1) / table.rowsPerShard) : first - 1;
+      const eager = Math.min(last, first + EAGER_SHARDS - 1);
+      const loaded = await Promise.all(
+        Array.from({ length: Math.max(0, eager - first + 1) }, (_, k) => shardOf(table, (first + k) * table.rowsPerShard)),
+      );
+      return (async function* () {
+        for (let s = first; s <= last; s++) {
+          const shard = s <= eager ? loaded[s - first] : await shardOf(table, s * table.rowsPerShard);
+          const end = Math.min(to, shard.firstRow + shard.rows.length);
+          for (let i = Math.max(from, shard.firstRow); i < end; i++) yield shard.rows[i - shard.firstRow];
+        }
+      })();
     },
     async lookup(index, key) {
       const leafAt = upperBound(firstKeys(index), key) - 1;

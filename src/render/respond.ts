@@ -8,31 +8,31 @@ export function json(c: Context, body: unknown, headers: Record<string, string> 
 
 /**
  * A JSON array streamed item by item, so a page of thousands of proteins never sits in
- * memory as one string; items come from an async source that reads shards as it goes.
+ * memory as one string. The items are written into a TransformStream as the client reads;
+ * a failure after the headers are sent aborts the body, which the client sees as cut short.
  */
 export function jsonArrayStream(items: AsyncIterable<unknown>, headers: Record<string, string> = {}): Response {
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = writable.getWriter();
   const encoder = new TextEncoder();
-  const iterator = items[Symbol.asyncIterator]();
-  let first = true;
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      let chunk = first ? "[" : "";
-      // Batch items into chunks of a few kilobytes.
-      while (chunk.length < 16_384) {
-        const next = await iterator.next();
-        if (next.done) {
-          controller.enqueue(encoder.encode(`${chunk}]`));
-          controller.close();
-          return;
-        }
-        chunk += (first ? "" : ",") + JSON.stringify(next.value);
-        first = false;
+  const write = async () => {
+    let chunk = "[";
+    let first = true;
+    for await (const item of items) {
+      chunk += (first ? "" : ",") + JSON.stringify(item);
+      first = false;
+      // Batch items into chunks of a few kilobytes; awaiting the write applies backpressure.
+      if (chunk.length >= 16_384) {
+        await writer.write(encoder.encode(chunk));
+        chunk = "";
       }
-      controller.enqueue(encoder.encode(chunk));
-    },
-    async cancel() {
-      await iterator.return?.();
-    },
+    }
+    await writer.write(encoder.encode(`${chunk}]`));
+    await writer.close();
+  };
+  write().catch((error) => {
+    console.error("streamed list failed after its headers were sent:", error);
+    return writer.abort(error);
   });
-  return new Response(stream, { headers: { ...headers, "Content-Type": JSON_TYPE } });
+  return new Response(readable, { headers: { ...headers, "Content-Type": JSON_TYPE } });
 }

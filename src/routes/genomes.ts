@@ -40,16 +40,15 @@ export function genomeRoutes(app: Hono<AppEnv>) {
     "/api/genome/:genome_id/proteins/",
     "Genome Proteins",
     "All protein entries of a genome, alternative isoforms included, by entry number.",
-    (c) => {
+    async (c) => {
       const release = releaseOf(c);
       const links = linksOf(c);
       const genome = resolveGenome(release, pathParam(c, "genome_id"));
       const page = paginate(links, genome.nrEntries);
       const first = genome.firstEntry - 1;
+      const rows = await release.rows(release.manifest.tables.proteins, first + page.from, first + page.to);
       async function* items() {
-        for await (const row of release.rows(release.manifest.tables.proteins, first + page.from, first + page.to)) {
-          yield proteinSummary(release, links, row);
-        }
+        for await (const row of rows) yield proteinSummary(release, links, row);
       }
       return jsonArrayStream(items(), page.headers);
     },
