@@ -60,6 +60,7 @@ export async function readAnnotations(t: ProteinTable, inputs: AnnotationInputs,
     resolver.learn(id, entry);
   };
 
+  const described = new Set<number>();
   for (const file of inputs.xrefs ?? []) {
     for await (const x of readXrefTsv(file, problems)) {
       const entry = resolver.resolve(x.proteinId);
@@ -68,7 +69,9 @@ export async function readAnnotations(t: ProteinTable, inputs: AnnotationInputs,
         continue;
       }
       if (x.source === DESCRIPTION_SOURCE) {
-        if (!t.description[entry - 1]) t.description[entry - 1] = x.xref;
+        // A curated description replaces the FASTA header's text; the first one given wins.
+        if (!described.has(entry)) t.description[entry - 1] = x.xref;
+        described.add(entry);
       } else addXref(entry, x.source, x.xref);
     }
   }
