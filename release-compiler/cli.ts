@@ -7,13 +7,13 @@ import { parseArgs } from "node:util";
 import { compileRelease } from "./compile.js";
 import { InputRejected } from "./problems.js";
 
-const USAGE = "usage: npm run compile -- --config FILE --out DIR";
+const USAGE = "usage: npm run compile -- --config FILE --out DIR [--verbose]";
 
 async function main(): Promise<number> {
-  let values: { config?: string; out?: string; help?: boolean };
+  let values: { config?: string; out?: string; help?: boolean; verbose?: boolean };
   try {
     ({ values } = parseArgs({
-      options: { config: { type: "string" }, out: { type: "string" }, help: { type: "boolean" } },
+      options: { config: { type: "string" }, out: { type: "string" }, help: { type: "boolean" }, verbose: { type: "boolean" } },
       strict: true,
     }));
   } catch (error) {
@@ -29,7 +29,7 @@ async function main(): Promise<number> {
     return 2;
   }
   try {
-    const result = await compileRelease(values.config, values.out);
+    const result = await compileRelease(values.config, values.out, { log: values.verbose ? (m) => console.log(m) : undefined });
     const { counts, name } = result.manifest;
     const mb = (result.stats.bytes / 1e6).toFixed(1);
     console.log(

@@ -64,11 +64,23 @@ interface ReleaseBuild {
  * sibling folder and moved into place only when complete, so a failed compile never
  * touches an existing release.
  */
-export async function compileRelease(configPath: string, outDir: string): Promise<CompileResult> {
+export async function compileRelease(
+  configPath: string,
+  outDir: string,
+  options: { log?: (message: string) => void } = {},
+): Promise<CompileResult> {
   const started = performance.now();
+  let last = started;
+  /** Reports a finished stage with its time and the heap in use. */
+  const stage = (name: string) => {
+    const now = performance.now();
+    const heap = process.memoryUsage().heapUsed / 2 ** 20;
+    options.log?.(`${name}: ${((now - last) / 1000).toFixed(1)} s (heap ${heap.toFixed(0)} MB)`);
+    last = now;
+  };
   const loaded = await loadConfig(configPath);
   if (!loaded.config) throw new InputRejected(loaded.problems);
-  const build = await deriveRelease(loaded.config, loaded.problems);
+  const build = await deriveRelease(loaded.config, loaded.problems, stage);
 
   const target = resolve(outDir);
   mkdirSync(dirname(target), { recursive: true });
@@ -77,6 +89,7 @@ export async function compileRelease(configPath: string, outDir: string): Promis
   try {
     const blobs = blobWriter(partial);
     const manifest = writeRelease(build, blobs);
+    stage("write blobs");
     const json = JSON.stringify(manifest);
     writeFileSync(join(partial, "manifest.json"), json);
     replaceDirectory(partial, target);
@@ -105,7 +118,7 @@ function replaceDirectory(from: string, to: string): void {
 }
 
 /** Reads and checks every input, then derives numbering, HOGs, groups and annotations. */
-async function deriveRelease(config: ReleaseConfig, problems: Problems): Promise<ReleaseBuild> {
+async function deriveRelease(config: ReleaseConfig, problems: Problems, stage: (name: string) => void): Promise<ReleaseBuild> {
   const stopIfProblems = () => {
     if (problems.count) throw new InputRejected(problems);
   };
@@ -119,8 +132,10 @@ async function deriveRelease(config: ReleaseConfig, problems: Problems): Promise
   if (config.cdna) await readCdna(proteins, species, config.cdna, problems);
   if (config.loci) await readLoci(proteins, species, config.loci, problems);
   if (config.isoforms) await readIsoforms(proteins, species, config.isoforms, problems);
+  stage("proteomes, cDNA, loci, isoforms");
 
   const families = await readHogs(config, taxonomy, proteins, problems);
+  stage("HOGs");
   const n = proteins.count;
   const family = new Int32Array(n);
   const hog = new Array<string>(n).fill("");
@@ -140,12 +155,15 @@ async function deriveRelease(config: ReleaseConfig, problems: Problems): Promise
     ? await readGroups(config.groups, proteins, problems)
     : deriveGroups(families, (e) => proteins.genome[e - 1]);
   if (config.pairs) await checkPairs(config.pairs, proteins, problems);
+  stage("groups");
   const annotations = await readAnnotations(proteins, config, problems);
+  stage("annotations");
   stopIfProblems();
 
   const group = new Int32Array(n);
   groups.forEach((members, g) => members.forEach((e) => (group[e - 1] = g + 1)));
   const fingerprints = fingerprintGroups(groups, (e) => proteins.sequence[e - 1], n);
+  stage("fingerprints");
   return { config, taxonomy, species, proteins, families, family, hog, hogLevelCount, groups, fingerprints, group, annotations };
 }
 

@@ -38,44 +38,88 @@ export function deriveGroups(families: FamilyBuild[], genomeOf: (entry: number) 
 
 const FINGERPRINT_LENGTH = 7;
 const CANDIDATES_PER_GROUP = 64;
-const PEPTIDE = /^[ACDEFGHIKLMNPQRSTVWY]{7}$/;
+const RESIDUES = "ACDEFGHIKLMNPQRSTVWY";
+/** Residue → 0..19; -1 for anything else (X, B, Z, U, O, J, …), which never starts a fingerprint. */
+const RESIDUE_CODE = new Int8Array(128).fill(-1);
+for (let i = 0; i < RESIDUES.length; i++) RESIDUE_CODE[RESIDUES.charCodeAt(i)] = i;
+/** 20^6: the weight of a 7-mer's first residue in its base-20 code (codes stay below 2^31). */
+const LEAD = 20 ** (FINGERPRINT_LENGTH - 1);
+
+/** Calls `visit(code, position)` for every 7-mer of standard residues, by a rolling base-20 code. */
+function forEachPeptide(seq: string, visit: (code: number, position: number) => void): void {
+  let code = 0;
+  let valid = 0; // standard residues in a row ending here
+  for (let i = 0; i < seq.length; i++) {
+    const c = seq.charCodeAt(i);
+    const r = c < 128 ? RESIDUE_CODE[c] : -1;
+    if (r < 0) {
+      valid = 0;
+      code = 0;
+      continue;
+    }
+    code = valid >= FINGERPRINT_LENGTH ? (code % LEAD) * 20 + r : code * 20 + r;
+    valid += 1;
+    if (valid >= FINGERPRINT_LENGTH) visit(code, i - FINGERPRINT_LENGTH + 1);
+  }
+}
+
+function peptideOf(code: number): string {
+  let s = "";
+  for (let k = 0; k < FINGERPRINT_LENGTH; k++, code = Math.floor(code / 20)) s = RESIDUES[code % 20] + s;
+  return s;
+}
 
 /**
  * A 7-letter fingerprint per group: the first peptide of its first member's sequence that
  * every member contains and no other protein does. When none is unique, the first peptide
  * common to all members (which then resolves to several groups); "n/a" when there is none.
- * Peptide counting streams once over all sequences, looking up only the candidates.
+ * Peptides are base-20 codes: a group's candidates are the intersection of its members'
+ * peptide sets, then one pass over all sequences counts the proteins holding each candidate.
  */
 export function fingerprintGroups(groups: number[][], sequenceOf: (entry: number) => string, entries: number): string[] {
-  const candidates: string[][] = groups.map((members) => {
-    const [first, ...rest] = members.map(sequenceOf);
-    const out: string[] = [];
-    const seen = new Set<string>();
-    for (let p = 0; p + FINGERPRINT_LENGTH <= first.length && out.length < CANDIDATES_PER_GROUP; p++) {
-      const peptide = first.slice(p, p + FINGERPRINT_LENGTH);
-      if (seen.has(peptide) || !PEPTIDE.test(peptide)) continue;
-      seen.add(peptide);
-      if (rest.every((s) => s.includes(peptide))) out.push(peptide);
+  const candidates: number[][] = groups.map((members) => {
+    const order: number[] = [];
+    const common = new Set<number>();
+    forEachPeptide(sequenceOf(members[0]), (code) => {
+      if (!common.has(code)) {
+        common.add(code);
+        order.push(code);
+      }
+    });
+    for (const other of members.slice(1)) {
+      const present = new Set<number>();
+      forEachPeptide(sequenceOf(other), (code) => common.has(code) && present.add(code));
+      for (const code of common) if (!present.has(code)) common.delete(code);
+      if (common.size === 0) break;
     }
-    return out;
+    return order.filter((code) => common.has(code)).slice(0, CANDIDATES_PER_GROUP);
   });
 
-  // How many proteins contain each candidate peptide.
-  const containing = new Map<string, number>();
-  for (const list of candidates) for (const c of list) containing.set(c, 0);
-  const lastSeen = new Map<string, number>();
-  for (let entry = 1; entry <= entries; entry++) {
-    const seq = sequenceOf(entry);
-    for (let p = 0; p + FINGERPRINT_LENGTH <= seq.length; p++) {
-      const peptide = seq.slice(p, p + FINGERPRINT_LENGTH);
-      const n = containing.get(peptide);
-      if (n === undefined || lastSeen.get(peptide) === entry) continue;
-      lastSeen.set(peptide, entry);
-      containing.set(peptide, n + 1);
+  // How many proteins contain each candidate; a bitset skips the lookups of other peptides.
+  const containing = new Map<number, number>();
+  const lastSeen = new Map<number, number>();
+  const FILTER_BITS = 1 << 26;
+  const filter = new Uint8Array(FILTER_BITS / 8);
+  for (const list of candidates) {
+    for (const code of list) {
+      containing.set(code, 0);
+      const bit = code & (FILTER_BITS - 1);
+      filter[bit >> 3] |= 1 << (bit & 7);
     }
+  }
+  for (let entry = 1; entry <= entries; entry++) {
+    forEachPeptide(sequenceOf(entry), (code) => {
+      const bit = code & (FILTER_BITS - 1);
+      if (!(filter[bit >> 3] & (1 << (bit & 7)))) return;
+      const n = containing.get(code);
+      if (n === undefined || lastSeen.get(code) === entry) return;
+      lastSeen.set(code, entry);
+      containing.set(code, n + 1);
+    });
   }
   return groups.map((members, g) => {
     const list = candidates[g];
-    return list.find((c) => containing.get(c) === members.length) ?? list[0] ?? "n/a";
+    const unique = list.find((code) => containing.get(code) === members.length);
+    return unique !== undefined ? peptideOf(unique) : list.length ? peptideOf(list[0]) : "n/a";
   });
 }
