@@ -41,11 +41,14 @@ export function createApp(): Hono<AppEnv> {
     throw new ApiError(404, "Not found.");
   });
 
-  // Headers every response carries, errors included.
+  // Headers every response carries, errors included; X-Blob-Reads tells what the request
+  // cost in storage reads (0 when the isolate cache had everything).
   app.use("*", async (c, next) => {
     await next();
     c.res.headers.set("Vary", "Accept");
     if (!c.res.headers.has("Allow")) c.res.headers.set("Allow", GET_ALLOW);
+    const release = c.get("release");
+    if (release) c.res.headers.set("X-Blob-Reads", String(release.reads.reads));
   });
 
   // Canonical paths end with "/": redirect GET and HEAD, keeping the query.

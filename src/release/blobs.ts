@@ -12,8 +12,11 @@ const MAX_CACHED_BYTES = 24 * 1024 * 1024;
 const cache = new Map<string, { value: unknown; bytes: number }>();
 let cachedBytes = 0;
 
-/** Counters for tests and benchmarks: what requests cost in storage reads. */
-export const blobStats = { reads: 0, bytesRead: 0, hits: 0 };
+/** What one request cost in storage: blobs read from the bucket (cache misses) and their bytes. */
+export interface ReadCounter {
+  reads: number;
+  bytes: number;
+}
 
 export function clearBlobCache(): void {
   cache.clear();
@@ -25,19 +28,18 @@ export function clearBlobCache(): void {
  * never a pending read: in workerd, I/O started by one request cannot complete for another,
  * so a request that awaited another's read would hang once that request ended.
  */
-export async function readBlob<T>(bucket: R2Bucket, hash: string): Promise<T> {
+export async function readBlob<T>(bucket: R2Bucket, hash: string, counter?: ReadCounter): Promise<T> {
   const hit = cache.get(hash);
   if (hit) {
     // Refresh recency: Map iteration order is insertion order, so re-insert.
     cache.delete(hash);
     cache.set(hash, hit);
-    blobStats.hits += 1;
     return hit.value as T;
   }
-  return (await fetchBlob(bucket, hash)) as T;
+  return (await fetchBlob(bucket, hash, counter)) as T;
 }
 
-async function fetchBlob(bucket: R2Bucket, hash: string): Promise<unknown> {
+async function fetchBlob(bucket: R2Bucket, hash: string, counter?: ReadCounter): Promise<unknown> {
   let object: R2ObjectBody | null;
   try {
     object = await bucket.get(blobKey(hash));
@@ -50,8 +52,10 @@ async function fetchBlob(bucket: R2Bucket, hash: string): Promise<unknown> {
     throw unavailable(`Release data is missing (blob ${hash}); try again shortly.`);
   }
   const bytes = new Uint8Array(await object.arrayBuffer());
-  blobStats.reads += 1;
-  blobStats.bytesRead += bytes.length;
+  if (counter) {
+    counter.reads += 1;
+    counter.bytes += bytes.length;
+  }
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   if (toHex(digest).slice(0, hash.length) !== hash) {
     console.error(`blob ${hash}: content does not match its hash`);

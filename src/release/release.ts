@@ -1,5 +1,5 @@
 import { notFound, unavailable } from "../errors.js";
-import { readBlob } from "./blobs.js";
+import { readBlob, type ReadCounter } from "./blobs.js";
 import {
   CURRENT_RELEASE_KEY,
   FORMAT_VERSION,
@@ -21,7 +21,10 @@ const POINTER_TTL_MS = 30_000;
 /** One release, opened from its manifest: row and index reads go through the blob cache. */
 export interface Release {
   manifest: Manifest;
-  bucket: R2Bucket;
+  /** Storage reads made through this view (one view per request). */
+  reads: ReadCounter;
+  /** Reads one blob by hash through the isolate cache, counted. */
+  blob<T>(hash: string): Promise<T>;
   /** Genome of an entry number (entries of a genome are contiguous). */
   genomeOfEntry(entry: number): GenomeInfo;
   row<Row>(table: TableRef<Row>, index: number): Promise<Row>;
@@ -36,19 +39,19 @@ export interface Release {
   levelByName: Map<string, number>;
 }
 
-/** Opened releases by name. Like blobs, only finished values are shared between requests. */
-const manifests = new Map<string, Release>();
+/** Opened manifests by name. Like blobs, only finished values are shared between requests. */
+const manifests = new Map<string, Manifest>();
 let pointer: { name: string; at: number } | undefined;
 
-/** The release a request asked for by name, or the current one. */
+/** A per-request view of the release asked for by name, or of the current one. */
 export async function openRelease(bucket: R2Bucket, name?: string): Promise<Release> {
   const releaseName = name ?? (await currentReleaseName(bucket));
-  let release = manifests.get(releaseName);
-  if (!release) {
-    release = await loadRelease(bucket, releaseName);
-    manifests.set(releaseName, release);
+  let manifest = manifests.get(releaseName);
+  if (!manifest) {
+    manifest = await loadManifest(bucket, releaseName);
+    manifests.set(releaseName, manifest);
   }
-  return release;
+  return releaseView(bucket, manifest);
 }
 
 /** Forgets cached manifests and the pointer (tests load several releases into one bucket). */
@@ -75,7 +78,7 @@ async function getOrUnavailable(bucket: R2Bucket, key: string): Promise<R2Object
   }
 }
 
-async function loadRelease(bucket: R2Bucket, name: string): Promise<Release> {
+async function loadManifest(bucket: R2Bucket, name: string): Promise<Manifest> {
   const object = await getOrUnavailable(bucket, manifestKey(name));
   if (!object) throw notFound(`Unknown release: ${name}`);
   let manifest: Manifest;
@@ -87,21 +90,34 @@ async function loadRelease(bucket: R2Bucket, name: string): Promise<Release> {
   if (manifest.format !== FORMAT_VERSION) {
     throw unavailable(`Release ${name} has format ${manifest.format}; this worker reads format ${FORMAT_VERSION}.`);
   }
-  return releaseFromManifest(bucket, manifest);
+  return manifest;
 }
 
-export function releaseFromManifest(bucket: R2Bucket, manifest: Manifest): Release {
-  const starts = manifest.genomes.map((g) => g.firstEntry);
-  const levelByName = new Map<string, number>();
-  manifest.taxonomy.names.forEach((n, i) => levelByName.set(n, i));
-  manifest.genomes.forEach((g) => levelByName.set(g.code, g.level));
+/** Lookup structures derived from a manifest, computed once per isolate. */
+const derived = new WeakMap<Manifest, { starts: number[]; levelByName: Map<string, number> }>();
+function derivedOf(manifest: Manifest) {
+  let d = derived.get(manifest);
+  if (!d) {
+    const levelByName = new Map<string, number>();
+    manifest.taxonomy.names.forEach((n, i) => levelByName.set(n, i));
+    manifest.genomes.forEach((g) => levelByName.set(g.code, g.level));
+    d = { starts: manifest.genomes.map((g) => g.firstEntry), levelByName };
+    derived.set(manifest, d);
+  }
+  return d;
+}
 
+export function releaseView(bucket: R2Bucket, manifest: Manifest): Release {
+  const { starts, levelByName } = derivedOf(manifest);
+  const reads: ReadCounter = { reads: 0, bytes: 0 };
+  const blob = <T>(hash: string) => readBlob<T>(bucket, hash, reads);
   const shardOf = async <Row>(table: TableRef<Row>, index: number): Promise<TableShard<Row>> =>
-    readBlob<TableShard<Row>>(bucket, table.shards[Math.floor(index / table.rowsPerShard)]);
+    blob<TableShard<Row>>(table.shards[Math.floor(index / table.rowsPerShard)]);
 
   return {
     manifest,
-    bucket,
+    reads,
+    blob,
     levelByName,
     genomeOfEntry(entry) {
       return manifest.genomes[upperBound(starts, entry) - 1];
@@ -128,7 +144,7 @@ export function releaseFromManifest(bucket: R2Bucket, manifest: Manifest): Relea
     async lookup(index, key) {
       const leafAt = upperBound(firstKeys(index), key) - 1;
       if (leafAt < 0) return undefined;
-      const leaf = await readBlob<KeyIndexLeaf<never>>(bucket, index.leaves[leafAt][1]);
+      const leaf = await blob<KeyIndexLeaf<never>>(index.leaves[leafAt][1]);
       const at = upperBound(leaf.keys, key) - 1;
       return at >= 0 && leaf.keys[at] === key ? leaf.values[at] : undefined;
     },

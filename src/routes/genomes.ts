@@ -4,7 +4,6 @@ import { paginate } from "../render/pagination.js";
 import { genomeInfo, proteinSummary } from "../render/protein.js";
 import { json, jsonArrayStream } from "../render/respond.js";
 import type { GenomeDetail } from "../release/format.js";
-import { readBlob } from "../release/blobs.js";
 import { resolveGenome } from "../release/resolve.js";
 
 export function genomeRoutes(app: Hono<AppEnv>) {
@@ -20,7 +19,7 @@ export function genomeRoutes(app: Hono<AppEnv>) {
     const release = releaseOf(c);
     const links = linksOf(c);
     const genome = resolveGenome(release, pathParam(c, "genome_id"));
-    const detail = await readBlob<GenomeDetail>(release.bucket, genome.detail);
+    const detail = await release.blob<GenomeDetail>(genome.detail);
     const { names, parents } = release.manifest.taxonomy;
     const lineage: string[] = [];
     for (let l = genome.level; l >= 0; l = parents[l]) lineage.push(names[l]);

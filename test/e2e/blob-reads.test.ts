@@ -1,0 +1,67 @@
+/**
+ * Every request reads a small, fixed number of blobs, whatever the release size: each
+ * endpoint within its bound on a cold isolate (a fresh worker), and none when warm.
+ * The bounds are those of src/release/FORMAT.md; `X-Blob-Reads` reports the reads.
+ */
+import { describe, expect, it } from "vitest";
+import { hasSharedData } from "../shared-data.js";
+import { getJson, serveRelease } from "./serve.js";
+
+const releases = ["sim", ...(hasSharedData ? ["primates"] : [])];
+
+describe.each(releases)("blob reads per request on %s", (name) => {
+  it("stays within each endpoint's bound cold, and reads nothing warm", async () => {
+    const served = await serveRelease(name);
+    try {
+      const { base, manifest } = served;
+      // Targets chosen from the manifest alone, before any request warms the cache.
+      const genome = manifest.genomes[manifest.genomes.length - 1];
+      const entry = genome.firstEntry + genome.nrEntries - 1;
+      const orthid = `${genome.code}${String(genome.nrEntries).padStart(5, "0")}`;
+      const cases: Array<[string, number]> = [
+        ["/version/", 0],
+        ["/genome/", 0],
+        ["/group/?page=2", 0],
+        [`/genome/${genome.code}/`, 1],
+        [`/genome/${manifest.genomes[0].code}/proteins/?page=2`, 2],
+        [`/protein/${entry}/`, 2],
+        [`/protein/${orthid}/`, 2],
+        [`/group/${manifest.counts.groups}/`, 1],
+        [`/hog/HOG:${manifest.hogPrefix}${String(1).padStart(7, "0")}/`, 2],
+      ];
+      // Targets that need an earlier answer: measured on ids whose blobs no case above read.
+      const middle = manifest.genomes[Math.floor(manifest.genomes.length / 2)];
+      const protein = await (await fetch(`${base}/protein/${middle.firstEntry}/`)).json() as any;
+      const group = protein.orth_group ? await getJson(`${base}/group/${protein.orth_group}/`) : undefined;
+      const coldFamily = Math.floor(manifest.counts.families / 2);
+      const familyRoot = `HOG:${manifest.hogPrefix}${String(coldFamily).padStart(7, "0")}`;
+      const other = manifest.genomes[1];
+      const otherCanonical = (await (await fetch(`${base}/genome/${other.code}/proteins/?per_page=1&page=${other.nrEntries}`)).json() as any)[0];
+      cases.push(
+        [`/protein/${encodeURIComponent(otherCanonical.canonicalid)}/`, 3],
+        [`/hog/${familyRoot}/members/?level=root`, 2],
+        [`/hog/${encodeURIComponent(otherCanonical.canonicalid)}/`, 4],
+      );
+      if (group) cases.push([`/group/${group.fingerprint}/`, 2], [`/group/${protein.orthid}/`, 2]);
+
+      let coldReads = 0;
+      for (const [path, bound] of cases) {
+        const res = await fetch(`${base}${path}`);
+        await res.arrayBuffer();
+        expect(res.status, path).toBe(200);
+        const reads = Number(res.headers.get("X-Blob-Reads"));
+        expect(reads, `${path} cold`).toBeLessThanOrEqual(bound);
+        coldReads += reads;
+      }
+      // The cold pass really went to storage: every case with a non-zero bound read something.
+      expect(coldReads).toBeGreaterThanOrEqual(cases.filter(([, bound]) => bound > 0).length);
+      for (const [path] of cases) {
+        const res = await fetch(`${base}${path}`);
+        await res.arrayBuffer();
+        expect(res.headers.get("X-Blob-Reads"), `${path} warm`).toBe("0");
+      }
+    } finally {
+      await served.dispose();
+    }
+  });
+});
