@@ -14,3 +14,6 @@ export const badRequest = (detail: string): ApiError => new ApiError(400, detail
 
 /** Storage failed us (missing or corrupt blob, unreachable bucket): 503, never cached. */
 export const unavailable = (detail: string): ApiError => new ApiError(503, detail);
+
+/** A client-supplied id as echoed in an error: long ones are cut, so an error never grows with the request. */
+export const echo = (id: string): string => (id.length > 100 ? `${id.slice(0, 100)}…` : id);

@@ -1,4 +1,4 @@
-import { ApiError, notFound } from "../errors.js";
+import { ApiError, echo, notFound } from "../errors.js";
 import type { FamilyRow, GenomeInfo, GroupRow, ProteinRow } from "./format.js";
 import type { Release } from "./release.js";
 
@@ -24,8 +24,8 @@ export async function resolveEntry(release: Release, id: string): Promise<number
     if (genome && index >= 1 && index <= genome.nrEntries) return genome.firstEntry + index - 1;
   }
   const entries = await release.lookup(release.manifest.indexes.entryIds, id);
-  if (!entries || entries.length === 0) throw notFound(`requested id '${id}' is unknown`);
-  if (entries.length > 1) throw notFound(`requested id '${id}' is not unique`);
+  if (!entries || entries.length === 0) throw notFound(`requested id '${echo(id)}' is unknown`);
+  if (entries.length > 1) throw notFound(`requested id '${echo(id)}' is not unique`);
   return entries[0];
 }
 
@@ -40,10 +40,10 @@ export function resolveGenome(release: Release, id: string): GenomeInfo {
   if (byCode) return byCode;
   if (ENTRY_NUMBER.test(id)) {
     const byTaxon = genomes.filter((g) => g.taxonId === Number(id));
-    if (byTaxon.length > 1) throw notFound(`Ambiguous species: ${id}`);
+    if (byTaxon.length > 1) throw notFound(`Ambiguous species: ${echo(id)}`);
     if (byTaxon.length === 1) return byTaxon[0];
   }
-  throw notFound(`Unknown species: ${id}`);
+  throw notFound(`Unknown species: ${echo(id)}`);
 }
 
 /**
@@ -54,12 +54,12 @@ export async function resolveGroup(release: Release, id: string): Promise<GroupR
   const { groups } = release.manifest.counts;
   if (ENTRY_NUMBER.test(id)) {
     const nr = Number(id);
-    if (nr < 1 || nr > groups) throw notFound(`requested id '${id}' is unknown`);
+    if (nr < 1 || nr > groups) throw notFound(`requested id '${echo(id)}' is unknown`);
     return release.row(release.manifest.tables.groups, nr - 1);
   }
   if (FINGERPRINT.test(id)) {
     const nrs = await release.lookup(release.manifest.indexes.fingerprints, id);
-    if (nrs && nrs.length > 1) throw notFound(`${id} is not a unique id`);
+    if (nrs && nrs.length > 1) throw notFound(`${echo(id)} is not a unique id`);
     if (nrs && nrs.length === 1) return release.row(release.manifest.tables.groups, nrs[0] - 1);
   }
   const protein = await proteinRow(release, await resolveEntry(release, id));
@@ -71,14 +71,14 @@ export async function resolveHog(release: Release, id: string): Promise<{ hogId:
   let hogId = id;
   if (id.startsWith("HOG:")) {
     const m = HOG_ID.exec(id);
-    if (!m) throw notFound(`Invalid hog id: ${id}`);
-    if (m[1] !== release.manifest.hogPrefix) throw new ApiError(410, `ID ${id} is no longer valid.`);
+    if (!m) throw notFound(`Invalid hog id: ${echo(id)}`);
+    if (m[1] !== release.manifest.hogPrefix) throw new ApiError(410, `ID ${echo(id)} is no longer valid.`);
   } else {
     const protein = await proteinRow(release, await resolveEntry(release, id));
-    if (!protein.hog) throw notFound(`${id} is not part of any HOG.`);
+    if (!protein.hog) throw notFound(`${echo(id)} is not part of any HOG.`);
     hogId = protein.hog;
   }
   const family = await release.lookup(release.manifest.indexes.hogIds, hogId);
-  if (family === undefined) throw notFound(`requested id '${hogId}' is unknown`);
+  if (family === undefined) throw notFound(`requested id '${echo(hogId)}' is unknown`);
   return { hogId, family: await release.row(release.manifest.tables.families, family - 1) };
 }

@@ -92,6 +92,27 @@ describe("paths", () => {
   });
 });
 
+describe("hostile identifiers", () => {
+  it("answers malformed, oversized and odd ids with a 404 whose detail stays short", async () => {
+    const long = "A".repeat(20_000);
+    for (const [path, detail] of [
+      [`/protein/${long}/`, `requested id '${"A".repeat(100)}…' is unknown`],
+      ["/protein/%ZZ/", "requested id '%ZZ' is unknown"],
+      ["/protein/1.5/", "requested id '1.5' is unknown"],
+      ["/protein/0/", "requested id '0' is unknown"],
+      ["/hog/HOG:%00/", "Invalid hog id: HOG:\u0000"],
+      ["/hog/%2e%2e%2f%2e%2e/", "requested id '../..' is unknown"],
+      ["/genome/99999999999999999999/", "Unknown species: 99999999999999999999"],
+      ["/group/-5/", "requested id '-5' is unknown"],
+      ["//protein/1/", "Not found."],
+    ]) {
+      const res = await get(`${base}${path}`);
+      expect(res.status, path).toBe(404);
+      expect(await res.json(), path).toEqual({ detail });
+    }
+  });
+});
+
 describe("format=api", () => {
   it("suffixes every URL, nested ones included, and only URLs", async () => {
     const plain = await getJson(`${base}/protein/3/`);
