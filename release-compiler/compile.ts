@@ -285,11 +285,19 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
   const groups = writeTable<GroupRow>(blobs, b.groups.length, LAYOUT.groupsPerShard, (g) => ({
     nr: g + 1,
     fingerprint: b.fingerprints[g],
+    description: mostCommonDescription(p, b.groups[g]),
     members: b.groups[g].map(summary),
   }));
   const families = writeTable<FamilyRow>(blobs, b.families.length, LAYOUT.familiesPerShard, (f) => {
     const fam = b.families[f];
-    return { family: fam.index, rootId: fam.rootId, rootHog: fam.rootHog, nodes: fam.nodes, members: fam.members.map(summary) };
+    return {
+      family: fam.index,
+      rootId: fam.rootId,
+      rootHog: fam.rootHog,
+      description: mostCommonDescription(p, fam.members),
+      nodes: fam.nodes,
+      members: fam.members.map(summary),
+    };
   });
   const annotations = writeTable(blobs, p.count, LAYOUT.annotationsPerShard, (i) => b.annotations.rows[i]);
 
@@ -350,6 +358,20 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
       goTerms: writeKeyIndex(blobs, b.annotations.goTerms, LAYOUT.keysPerLeaf),
     },
   };
+}
+
+/** The description most members share (the first of equals in entry order); "" when none has one. */
+function mostCommonDescription(p: ProteinTable, entries: number[]): string {
+  const counts = new Map<string, number>();
+  let best = "";
+  for (const e of [...entries].sort((a, b) => a - b)) {
+    const d = p.description[e - 1];
+    if (!d) continue;
+    const n = (counts.get(d) ?? 0) + 1;
+    counts.set(d, n);
+    if (n > (counts.get(best) ?? 0)) best = d;
+  }
+  return best;
 }
 
 /** Chromosomes of a genome in order of first appearance, with runs of consecutive entry numbers. */

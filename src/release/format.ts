@@ -164,6 +164,8 @@ export interface SequenceRow {
 export interface GroupRow {
   nr: number;
   fingerprint: string;
+  /** The most common description of its members ("" when none has one). */
+  description: string;
   /** Members in entry-number order. */
   members: ProteinSummary[];
 }
@@ -198,6 +200,8 @@ export interface FamilyRow {
   family: number;
   rootId: string;
   rootHog: number;
+  /** The most common description of its members ("" when none has one). */
+  description: string;
   nodes: HogNode[];
   members: ProteinSummary[];
 }

@@ -28,6 +28,7 @@ export function groupRoutes(app: Hono<AppEnv>) {
       return json(c, {
         group_nr: group.nr,
         fingerprint: group.fingerprint,
+        description: group.description,
         related_groups: links.api(`/group/${segment(group.nr)}/close_groups/`),
         members: group.members.map((m) => proteinSummary(release, links, m)),
       });

@@ -48,6 +48,7 @@ function hogRecord(release: Release, links: Links, f: FamilyRow, node: number, l
     ...(others.length ? { alternative_levels: others } : {}),
     roothog_id: f.rootHog,
     completeness_score: n.completeness,
+    description: f.description,
     parent_hogs: parentIds(f, node).map((id) => childHog(release, links, f, id)),
     children_hogs: childIds(f, node).map((id) => childHog(release, links, f, id)),
   };

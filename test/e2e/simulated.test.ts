@@ -97,6 +97,19 @@ describe("the simulated release", () => {
     }
   });
 
+  it("describes a group and a HOG by the description most of their members share", async () => {
+    for (let nr = 1; nr <= served.manifest.counts.groups; nr += 17) {
+      const group = await getJson(`${base}/group/${nr}/`);
+      const descriptions = await Promise.all(group.members.map(async (m: any) => (await getJson(m.entry_url)).description));
+      const counts = new Map<string, number>();
+      for (const d of descriptions) if (d) counts.set(d, (counts.get(d) ?? 0) + 1);
+      const top = Math.max(0, ...counts.values());
+      expect(top === 0 ? group.description === "" : counts.get(group.description) === top, `group ${nr}`).toBe(true);
+      const [hog] = await getJson(`${base}/hog/${group.members[0].orth_hog_id}/`);
+      expect(typeof hog.description).toBe("string");
+    }
+  });
+
   it("serves each protein's true HOG, and the true members of every root HOG", async () => {
     const truth = parseTsv(read("truth/hogs.tsv"));
     const roots = new Map<string, string[]>();
