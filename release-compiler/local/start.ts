@@ -5,10 +5,11 @@
  * API, skipping those already there.
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Miniflare } from "miniflare";
+import { FORMAT_VERSION } from "../../src/release/format.js";
 import { compileRelease } from "../compile.js";
 import { simulateRelease } from "../simulate/simulate.js";
 import { folderFiles, loadRelease } from "./r2-loader.js";
@@ -22,9 +23,11 @@ export const DEMO = { genomes: 12, families: 400, seed: 2026, name: "Demo.Nov202
 const DEFAULT_STATE = resolve(ROOT, ".wrangler/state");
 const BUCKET_NAME = "orth-releases";
 
+/** Builds the demo unless a demo of this release format is already built. */
 export async function ensureDemoRelease(): Promise<string> {
-  if (existsSync(resolve(DEMO_RELEASE, "manifest.json"))) return DEMO_RELEASE;
-  console.log("Building the demo release (first run only)…");
+  const manifest = resolve(DEMO_RELEASE, "manifest.json");
+  if (existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).format === FORMAT_VERSION) return DEMO_RELEASE;
+  console.log("Building the demo release (first run, or after a release format change)…");
   await simulateRelease({ out: DEMO_INPUT, ...DEMO });
   const result = await compileRelease(resolve(DEMO_INPUT, "release.json"), DEMO_RELEASE);
   console.log(`Demo release compiled: ${result.manifest.counts.proteins} proteins, ${result.stats.blobs} blobs.`);
