@@ -26,6 +26,7 @@ async function releaseFiles(request: Request): Promise<Response> {
 export default defineConfig({
   test: {
     globalSetup: ["test/global-setup.ts"],
+    reporters: ["default", "./test/summary-reporter.ts"],
     projects: [
       {
         test: {
