@@ -130,9 +130,14 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
     return nodes.length - 1;
   };
 
-  const addGene = (ref: string, node: number): void => {
+  const addGene = (ref: string, node: number, line: number): void => {
     const entry = ctx.entryOfGene(ref);
     if (entry === undefined) return;
+    const level = nodes[node].level;
+    const species = taxonomy.genomeLevels[ctx.genomeOf(entry)];
+    if (level >= 0 && !isAncestorOrSelf(taxonomy, level, species)) {
+      problems.report(file, line, `gene ${ref} of ${taxonomy.names[species]} is not below level '${taxonomy.names[level]}' of HOG ${nodes[node].id}`);
+    }
     members.push(entry);
     memberNode.push(node);
   };
@@ -147,7 +152,7 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
 
   const walkSpeciation = (g: HogXmlGroup, self: number, id: string, level: number): void => {
     for (const child of withImplicitDuplication(g.children)) {
-      if (child.kind === "geneRef") addGene(child.ref, self);
+      if (child.kind === "geneRef") addGene(child.ref, self, child.line);
       else if (child.kind === "orthologGroup") {
         const childId = (useGiven && child.id ? normaliseHogId(child.id, ctx.prefix) : undefined) ?? id;
         walkGroup(child, self, level, childId);
@@ -217,7 +222,7 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
         if (entry === undefined) return;
         const level = taxonomy.genomeLevels[ctx.genomeOf(entry)];
         const node = addSpeciation(generated, level, self, aboveLevel, undefined, copy.line);
-        addGene(copy.ref, node);
+        addGene(copy.ref, node, copy.line);
         nodes[node].hi = members.length;
       }
     });

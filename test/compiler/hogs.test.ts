@@ -3,7 +3,9 @@
  * (including skipped ones), duplications at the top, inside groups and implied ones, and
  * inverted levels reported with their line.
  */
-import { resolve } from "node:path";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildFamily, copyLetter, normaliseHogId, orthoXmlTaxonNames, type FamilyBuild } from "../../release-compiler/derive/hogs.js";
 import { familyPairs } from "../../release-compiler/derive/pairs.js";
@@ -31,9 +33,9 @@ interface Derived {
 const leaves = (t: TreeNode): string[] => (t.children.length ? t.children.flatMap(leaves) : [t.name]);
 
 /** Derives the families of a fixture; genomes are the tree's leaves, proteins numbered in gene order. */
-async function derive(name: string, prefix = ""): Promise<Derived> {
+async function derive(name: string, prefix = "", folder = FIXTURES): Promise<Derived> {
   const problems = new Problems();
-  const tree = (await readNewick(resolve(FIXTURES, `${name}.nwk`), problems))!;
+  const tree = (await readNewick(resolve(folder, `${name}.nwk`), problems))!;
   const species = leaves(tree).map((code, i) => ({ code, taxonId: i + 1, scientificName: code, subgenomes: [], line: i + 1 }));
   const taxonomy = buildTaxonomy(tree, species, `${name}.nwk`, "species", problems);
   const entryOfGene = new Map<string, number>();
@@ -41,7 +43,7 @@ async function derive(name: string, prefix = ""): Promise<Derived> {
   const protein: string[] = [];
   let taxonNames = new Map<string, string>();
   const families: FamilyBuild[] = [];
-  const file = resolve(FIXTURES, `${name}.orthoxml`);
+  const file = resolve(folder, `${name}.orthoxml`);
   await readOrthoXml(
     file,
     problems,
@@ -109,6 +111,21 @@ describe.skipIf(!hasSharedData)("hog-fixtures", () => {
       (await import("node:fs")).readFileSync(resolve(FIXTURES, "inverted_level.orthoxml"), "utf8").split("\n").findIndex((l) => l.includes("family_inner")) + 1,
     );
     expect(d.problems.list[0].message).toBe("level 'Family' of HOG HOG:0000001 is not below level 'Sub' of the HOG containing it");
+  });
+
+  it("reports a gene whose species lies outside its HOG's level, with its line", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "orth-hog-"));
+    writeFileSync(join(dir, "outside.nwk"), "((A,B)AB,C)ABC;");
+    const genes = ["A", "B", "C"].map((sp, i) => `<species name="${sp}" NCBITaxId="${i + 1}"><database name="d" version="1"><genes><gene id="${i + 1}" protId="${sp}1"/></genes></database></species>`);
+    writeFileSync(
+      join(dir, "outside.orthoxml"),
+      `<orthoXML xmlns="http://orthoXML.org/2011/" version="0.5" origin="t" originVersion="1">\n${genes.join("\n")}\n<groups>\n` +
+        `<orthologGroup><property name="TaxRange" value="AB"/>\n<geneRef id="1"/>\n<geneRef id="3"/>\n</orthologGroup>\n</groups>\n</orthoXML>\n`,
+    );
+    const d = await derive("outside", "", dir);
+    expect(d.problems.list).toEqual([
+      { file: join(dir, "outside.orthoxml"), line: 8, message: "gene 3 of C is not below level 'AB' of HOG HOG:0000001" },
+    ]);
   });
 
   it("numbers duplications below a top group and makes single genes sub-HOGs (paralogs_only_toplevel_og)", async () => {
