@@ -16,6 +16,7 @@ import { readAnnotations } from "./derive/annotations.js";
 import { deriveGroups, fingerprintGroups } from "./derive/groups.js";
 import { buildFamily, hogIdLevels, orthoXmlTaxonNames, type FamilyBuild } from "./derive/hogs.js";
 import { chooseMainIsoforms, readCdna, readIsoforms, readLoci, readProteomes, type ProteinTable } from "./derive/proteins.js";
+import { nameSpeciesFromUniProt } from "./derive/species-names.js";
 import { buildTaxonomy, lineage, type TaxonomyBuild } from "./derive/taxonomy.js";
 import { InputRejected, Problems } from "./problems.js";
 import { readGroupsTsv } from "./readers/groups.js";
@@ -125,6 +126,7 @@ async function deriveRelease(config: ReleaseConfig, problems: Problems, stage: (
   const species = await readSpeciesInfo(config.speciesInfo, problems);
   const tree = await readNewick(config.speciesTree, problems);
   stopIfProblems();
+  await nameSpeciesFromUniProt(species, tree!, config.uniprot ?? []);
   const taxonomy = buildTaxonomy(tree!, species, config.speciesTree, config.speciesInfo, problems);
   stopIfProblems();
 

@@ -139,6 +139,10 @@ export interface UniProtEntry {
   /** FT DOMAIN features. */
   domains: Array<{ name: string; start: number; end: number }>;
   sequence: string;
+  /** OS lines, joined, without the final `.` (e.g. `Aquifex aeolicus (strain VF5)`). */
+  organism?: string;
+  /** OX `NCBI_TaxID`. */
+  taxonId?: number;
   line: number;
 }
 

@@ -22,6 +22,8 @@ interface Pending {
   crossRefs: UniProtEntry["crossRefs"];
   domains: UniProtEntry["domains"];
   sequence: string[];
+  organism: string[];
+  taxonId?: number;
   feature?: Feature;
 }
 
@@ -106,6 +108,8 @@ export async function* readUniProt(path: string, problems: Problems): AsyncGener
       crossRefs: e.crossRefs,
       domains: e.domains,
       sequence: e.sequence.join(""),
+      ...(e.organism.length ? { organism: e.organism.join(" ").replace(/\.$/, "") } : {}),
+      ...(e.taxonId !== undefined ? { taxonId: e.taxonId } : {}),
       line: e.line,
     };
   };
@@ -130,7 +134,7 @@ export async function* readUniProt(path: string, problems: Problems): AsyncGener
       entry = undefined;
       inSequence = false;
     }
-    if (!entry) entry = { line: lineNo, reviewed: false, accessions: [], crossRefs: [], domains: [], sequence: [] };
+    if (!entry) entry = { line: lineNo, reviewed: false, accessions: [], crossRefs: [], domains: [], sequence: [], organism: [] };
 
     if (inSequence && code === "  ") {
       entry.sequence.push(text.replace(/[\s\d]+/g, "").toUpperCase());
@@ -168,6 +172,14 @@ export async function* readUniProt(path: string, problems: Problems): AsyncGener
       case "SQ":
         inSequence = true;
         break;
+      case "OS":
+        entry.organism.push(data.trim());
+        break;
+      case "OX": {
+        const taxon = /NCBI_TaxID=(\d+)/.exec(data);
+        if (taxon) entry.taxonId = Number(taxon[1]);
+        break;
+      }
     }
   }
   if (entry) {

@@ -73,9 +73,14 @@ describe.skipIf(!hasSharedData)("bacteria3", () => {
     expect(record.orth_hog_members).toBe(`${base}/hog/HOG:0000001/members/`);
   });
 
-  it("names species by their code when species_info has no scientific names", async () => {
+  it("names species from the UniProt entries of their taxon when species_info has no names", async () => {
     const genome = await getJson(`${base}/genome/224324/`);
-    expect(genome).toMatchObject({ code: "AQUAE", taxon_id: 224324, species: "AQUAE", lineage: ["AQUAE", "inter1", "inter2"] });
+    const name = "Aquifex aeolicus (strain VF5)";
+    expect(genome).toMatchObject({ code: "AQUAE", taxon_id: 224324, species: name, lineage: [name, "inter1", "inter2"] });
     expect(genome.chromosomes).toEqual([{ id: "", entry_ranges: [[1, genome.nr_entries]] }]);
+    const genomes = await getJson(`${base}/genome/`);
+    expect(genomes.map((g: any) => g.species)).toEqual([name, "Mycoplasma genitalium (strain ATCC 33530 / DSM 19775 / NCTC 10195 / G37) (Mycoplasmoides genitalium)", "Chlamydia trachomatis serovar D (strain ATCC VR-885 / DSM 19411 / UW-3/Cx)"]);
+    const record = await getJson(`${base}/protein/LEPA_AQUAE/`);
+    expect(record.species.species).toBe(name);
   });
 });

@@ -15,6 +15,7 @@ describe.skipIf(!hasSharedData)("readUniProt on real data", () => {
 
     const first = entries[0];
     expect(first).toMatchObject({ entryName: "ATPA_AQUAE", accessions: ["O66907"], line: 1, domains: [] });
+    expect(first).toMatchObject({ organism: "Aquifex aeolicus (strain VF5)", taxonId: 224324 });
     expect(first.sequence).toHaveLength(503);
     expect(first.crossRefs[0]).toEqual({ database: "EMBL", id: "AE000657", extra: ["AAC06855.1", "-", "Genomic_DNA"] });
 
