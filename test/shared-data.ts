@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 
 /** The real input data beside the checkout (`../shared/data`); CI always has it. */
 export const SHARED_DATA = resolve(import.meta.dirname, "../../shared/data");
@@ -8,3 +8,6 @@ export const hasSharedData = existsSync(resolve(SHARED_DATA, "primates-chr12"));
 export function warnWithoutSharedData(what: string): void {
   if (!hasSharedData) console.warn(`../shared/data not found: skipping ${what}`);
 }
+
+/** A path inside the shared data folder. */
+export const data = (...parts: string[]): string => join(SHARED_DATA, ...parts);
