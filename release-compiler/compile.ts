@@ -14,7 +14,7 @@ import {
 import { loadConfig, type ReleaseConfig } from "./config.js";
 import { readAnnotations } from "./derive/annotations.js";
 import { deriveGroups, fingerprintGroups } from "./derive/groups.js";
-import { buildFamily, hogIdLevels, orthoXmlTaxonNames, type FamilyBuild } from "./derive/hogs.js";
+import { buildFamily, familyHogIds, orthoXmlTaxonNames, type FamilyBuild } from "./derive/hogs.js";
 import { chooseMainIsoforms, readCdna, readIsoforms, readLoci, readProteomes, type ProteinTable } from "./derive/proteins.js";
 import { nameSpeciesFromUniProt } from "./derive/species-names.js";
 import { buildTaxonomy, lineage, type TaxonomyBuild } from "./derive/taxonomy.js";
@@ -50,6 +50,8 @@ interface ReleaseBuild {
   species: Awaited<ReturnType<typeof readSpeciesInfo>>;
   proteins: ProteinTable;
   families: FamilyBuild[];
+  /** Every HOG id → family index. */
+  hogIds: Map<string, number>;
   /** Per entry - 1: family index (0 = none), HOG id, lineage levels spanned. */
   family: Int32Array;
   hog: string[];
@@ -136,7 +138,7 @@ async function deriveRelease(config: ReleaseConfig, problems: Problems, stage: (
   if (config.isoforms) await readIsoforms(proteins, species, config.isoforms, problems);
   stage("proteomes, cDNA, loci, isoforms");
 
-  const families = await readHogs(config, taxonomy, proteins, problems);
+  const { families, hogIds } = await readHogs(config, taxonomy, proteins, problems);
   stage("HOGs");
   const n = proteins.count;
   const family = new Int32Array(n);
@@ -166,7 +168,7 @@ async function deriveRelease(config: ReleaseConfig, problems: Problems, stage: (
   groups.forEach((members, g) => members.forEach((e) => (group[e - 1] = g + 1)));
   const fingerprints = fingerprintGroups(groups, (e) => proteins.sequence[e - 1], n);
   stage("fingerprints");
-  return { config, taxonomy, species, proteins, families, family, hog, hogLevelCount, groups, fingerprints, group, annotations };
+  return { config, taxonomy, species, proteins, families, hogIds, family, hog, hogLevelCount, groups, fingerprints, group, annotations };
 }
 
 async function readHogs(config: ReleaseConfig, taxonomy: TaxonomyBuild, proteins: ProteinTable, problems: Problems) {
@@ -207,15 +209,15 @@ async function readHogs(config: ReleaseConfig, taxonomy: TaxonomyBuild, proteins
       taxonNames = orthoXmlTaxonNames(header.taxonomy);
     },
   );
-  const ids = new Map<string, string>();
+  const hogIds = new Map<string, number>();
   for (const f of families) {
-    for (const id of hogIdLevels(f).keys()) {
-      const other = ids.get(id);
-      if (other !== undefined) problems.report(config.hogs, 0, `HOG id ${id} is used by two families (${other}, ${f.rootId})`);
-      ids.set(id, f.rootId);
+    for (const id of familyHogIds(f)) {
+      const other = hogIds.get(id);
+      if (other !== undefined) problems.report(config.hogs, 0, `HOG id ${id} is used by two families (${families[other - 1].rootId}, ${f.rootId})`);
+      hogIds.set(id, f.index);
     }
   }
-  return families;
+  return { families, hogIds };
 }
 
 async function readGroups(file: string, proteins: ProteinTable, problems: Problems): Promise<number[][]> {
@@ -320,14 +322,6 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
   b.fingerprints.forEach((fp, g) => {
     if (fp !== "n/a") fingerprintIndex.set(fp, [...(fingerprintIndex.get(fp) ?? []), g + 1]);
   });
-  const hogIds = new Map<string, number>();
-  let hogCount = 0;
-  for (const f of b.families) {
-    for (const id of hogIdLevels(f).keys()) {
-      hogIds.set(id, f.index);
-      hogCount += 1;
-    }
-  }
 
   const genomes: GenomeInfo[] = b.species.map((s, g) => ({
     code: s.code,
@@ -348,7 +342,7 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
       proteins: p.count,
       groups: b.groups.length,
       families: b.families.length,
-      hogs: hogCount,
+      hogs: b.hogIds.size,
     },
     taxonomy: { names: b.taxonomy.names, parents: b.taxonomy.parents, genomes: b.taxonomy.genomes },
     genomes,
@@ -356,7 +350,7 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
     indexes: {
       entryIds: writeKeyIndex(blobs, entryIds, LAYOUT.keysPerLeaf),
       fingerprints: writeKeyIndex(blobs, fingerprintIndex, LAYOUT.keysPerLeaf),
-      hogIds: writeKeyIndex(blobs, hogIds, LAYOUT.keysPerLeaf),
+      hogIds: writeKeyIndex(blobs, b.hogIds, LAYOUT.keysPerLeaf),
       goTerms: writeKeyIndex(blobs, b.annotations.goTerms, LAYOUT.keysPerLeaf),
     },
   };

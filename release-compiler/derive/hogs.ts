@@ -264,14 +264,7 @@ function fillCompleteness(nodes: HogNode[], members: number[], ctx: HogContext):
   }
 }
 
-/** Distinct HOG ids of a family, each with every level it stands on (most ancient first). */
-export function hogIdLevels(family: FamilyBuild): Map<string, number[]> {
-  const out = new Map<string, number[]>();
-  for (const node of family.nodes) {
-    if (node.kind !== SPECIATION) continue;
-    const levels = out.get(node.id) ?? [];
-    levels.push(...node.levels);
-    out.set(node.id, levels);
-  }
-  return out;
+/** Distinct HOG ids of a family (root and sub-HOGs), in tree order. */
+export function familyHogIds(family: FamilyBuild): Set<string> {
+  return new Set(family.nodes.filter((n) => n.kind === SPECIATION).map((n) => n.id));
 }

@@ -170,7 +170,3 @@ export function chooseMainIsoforms(t: ProteinTable, inHog: (entry: number) => bo
     for (const e of isoforms) t.isMain[e - 1] = e === main;
   }
 }
-
-export function orthid(code: string, indexInGenome: number): string {
-  return `${code}${String(indexInGenome).padStart(5, "0")}`;
-}

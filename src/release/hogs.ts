@@ -6,16 +6,37 @@ import { SPECIATION, type FamilyRow } from "./format.js";
  * most one node.
  */
 
+/** Per family: each HOG id's nodes (top first) and levels (most ancient first). */
+const idIndexes = new WeakMap<FamilyRow, Map<string, { nodes: number[]; levels: number[] }>>();
+
+/**
+ * The id index of a family, built once per decoded family row: rows are immutable and kept
+ * in the isolate's blob cache, so requests on the same family do not rescan its nodes.
+ */
+function idIndex(f: FamilyRow): Map<string, { nodes: number[]; levels: number[] }> {
+  let index = idIndexes.get(f);
+  if (!index) {
+    index = new Map();
+    f.nodes.forEach((n, i) => {
+      if (n.kind !== SPECIATION) return;
+      const entry = index!.get(n.id) ?? { nodes: [], levels: [] };
+      entry.nodes.push(i);
+      entry.levels.push(...n.levels);
+      index!.set(n.id, entry);
+    });
+    idIndexes.set(f, index);
+  }
+  return index;
+}
+
 /** Speciation nodes carrying `id`, top first. */
 export function nodesWithId(f: FamilyRow, id: string): number[] {
-  const out: number[] = [];
-  f.nodes.forEach((n, i) => n.kind === SPECIATION && n.id === id && out.push(i));
-  return out;
+  return idIndex(f).get(id)?.nodes ?? [];
 }
 
 /** Every level of an id, most ancient first. */
 export function levelsOfId(f: FamilyRow, id: string): number[] {
-  return nodesWithId(f, id).flatMap((i) => f.nodes[i].levels);
+  return idIndex(f).get(id)?.levels ?? [];
 }
 
 /** The speciation node at or above `node` that stands on `level`. */

@@ -7,6 +7,14 @@ export function orthid(genome: GenomeInfo, entry: number): string {
   return `${genome.code}${String(entry - genome.firstEntry + 1).padStart(5, "0")}`;
 }
 
+/** Level names from a level up to the root (a species' lineage starts with its own name). */
+export function lineageNames(release: Release, level: number, limit = Infinity): string[] {
+  const { names, parents } = release.manifest.taxonomy;
+  const out: string[] = [];
+  for (let l = level; l >= 0 && out.length < limit; l = parents[l]) out.push(names[l]);
+  return out;
+}
+
 /** Genome info (GI) as nested in protein summaries and listed by the genome list. */
 export function genomeInfo(links: Links, g: GenomeInfo) {
   return { code: g.code, taxon_id: g.taxonId, species: g.species, genome_url: links.api(`/genome/${g.code}/`) };
@@ -34,14 +42,11 @@ export function proteinSummary(release: Release, links: Links, p: ProteinSummary
 /** The Protein record (PR): the summary, then sequences, levels and links to related data. */
 export function proteinRecord(release: Release, links: Links, p: ProteinRow, s: SequenceRow) {
   const genome = release.genomeOfEntry(p.entry);
-  const { names, parents } = release.manifest.taxonomy;
-  const hogLevels: string[] = [];
-  for (let l = genome.level; l >= 0 && hogLevels.length < p.hogLevelCount; l = parents[l]) hogLevels.push(names[l]);
   const own = (name: string) => links.api(`/protein/${p.entry}/${name}/`);
   return {
     ...proteinSummary(release, links, p),
     roothog_id: p.rootHog,
-    hog_levels: hogLevels,
+    hog_levels: lineageNames(release, genome.level, p.hogLevelCount),
     sequence: s.sequence,
     cdna: s.cdna,
     description: p.description,

@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
 import { getEndpoint, pathParam, linksOf, releaseOf, type AppEnv } from "../app.js";
 import { paginate } from "../render/pagination.js";
-import { genomeInfo, proteinSummary } from "../render/protein.js";
+import { genomeInfo, lineageNames, proteinSummary } from "../render/protein.js";
 import { json, jsonArrayStream } from "../render/respond.js";
 import type { GenomeDetail } from "../release/format.js";
 import { resolveGenome } from "../release/resolve.js";
@@ -20,15 +20,12 @@ export function genomeRoutes(app: Hono<AppEnv>) {
     const links = linksOf(c);
     const genome = resolveGenome(release, pathParam(c, "genome_id"));
     const detail = await release.blob<GenomeDetail>(genome.detail);
-    const { names, parents } = release.manifest.taxonomy;
-    const lineage: string[] = [];
-    for (let l = genome.level; l >= 0; l = parents[l]) lineage.push(names[l]);
     return json(c, {
       code: genome.code,
       taxon_id: genome.taxonId,
       species: genome.species,
       nr_entries: genome.nrEntries,
-      lineage,
+      lineage: lineageNames(release, genome.level),
       proteins: links.api(`/genome/${genome.code}/proteins/`),
       chromosomes: detail.chromosomes.map((chr) => ({ id: chr.id, entry_ranges: chr.entryRanges })),
     });

@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { Miniflare } from "miniflare";
 import { folderFiles, loadRelease } from "../../release-compiler/local/r2-loader.js";
 import type { Manifest } from "../../src/release/format.js";
+import { jsonClient } from "../json-client.js";
 
 export const TEST_BUILD = resolve(import.meta.dirname, "../../build/test");
 
@@ -34,22 +35,5 @@ export async function serveRelease(name: string): Promise<ServedRelease> {
   return { base: `${origin}/api`, origin, manifest, mf, dispose: () => mf.dispose() };
 }
 
-export async function getJson<T = any>(url: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(url, { redirect: "manual", ...init });
-  const body = await res.text();
-  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${body.slice(0, 300)}`);
-  if (!res.headers.get("Content-Type")?.startsWith("application/json")) throw new Error(`${url}: not JSON`);
-  return JSON.parse(body) as T;
-}
-
-/** Every page of a paginated list, following `Link: rel="next"`. */
-export async function getAllPages<T = any>(url: string): Promise<T[]> {
-  const out: T[] = [];
-  for (let next: string | undefined = url; next; ) {
-    const res: Response = await fetch(next);
-    if (res.status !== 200) throw new Error(`${next}: ${res.status}`);
-    out.push(...((await res.json()) as T[]));
-    next = /<([^>]+)>; rel="next"/.exec(res.headers.get("Link") ?? "")?.[1];
-  }
-  return out;
-}
+/** JSON requests over real HTTP (see test/json-client.ts). */
+export const { getJson, getAllPages } = jsonClient(fetch);
