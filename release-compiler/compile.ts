@@ -344,7 +344,7 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
       families: b.families.length,
       hogs: b.hogIds.size,
     },
-    taxonomy: { names: b.taxonomy.names, parents: b.taxonomy.parents, genomes: b.taxonomy.genomes },
+    taxonomy: { names: b.taxonomy.names, parents: b.taxonomy.parents, genomes: b.taxonomy.genomes, taxonIds: b.taxonomy.taxonIds },
     genomes,
     tables: { proteins, sequences, groups, families, annotations },
     indexes: {

@@ -25,6 +25,7 @@ export function buildTaxonomy(
   const names: string[] = [];
   const parents: number[] = [];
   const genomes: number[] = [];
+  const taxonIds: number[] = [];
   const genomeLevels = new Array<number>(species.length).fill(-1);
   const byName = new Map<string, number>();
 
@@ -48,6 +49,7 @@ export function buildTaxonomy(
     names.push(name);
     parents.push(parent);
     genomes.push(genome);
+    taxonIds.push(genome >= 0 ? species[genome].taxonId : /^[1-9][0-9]{0,9}$/.test(name) ? Number(name) : -(index + 1));
     for (const alias of isLeaf && genome >= 0 ? [name, node.name] : [name]) {
       const known = byName.get(alias);
       if (known !== undefined && known !== index) {
@@ -62,7 +64,7 @@ export function buildTaxonomy(
   species.forEach((s, i) => {
     if (genomeLevels[i] < 0) problems.report(infoFile, s.line, `species ${s.code} is not a leaf of ${treeFile}`);
   });
-  return { names, parents, genomes, genomeLevels, byName };
+  return { names, parents, genomes, taxonIds, genomeLevels, byName };
 }
 
 /** Level indexes from `level` up to the root, `level` first. */

@@ -73,6 +73,12 @@ export interface Taxonomy {
   parents: number[];
   /** Genome index for a species level, -1 for internal levels. */
   genomes: number[];
+  /**
+   * Taxon id of each level: the genome's NCBI taxon id for a species; for an internal level the
+   * number the species tree names it by (a tree labelled with taxon ids), else a negative id
+   * `-(level index + 1)`, unique within the release (the tree gave no id).
+   */
+  taxonIds: number[];
 }
 
 export interface GenomeInfo {
