@@ -2,18 +2,16 @@ import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { defineConfig } from "vitest/config";
-
-const root = import.meta.dirname;
+import { TEST_BUILD } from "./test/build-dir.js";
 
 /**
  * Node-side service binding for worker tests: hands out files of compiled test releases
- * (`build/test/...`) so tests inside workerd can load them into the R2 binding.
+ * (`build/test/...`, see test/build-dir.ts) so tests inside workerd can load them into the R2 binding.
  */
 async function releaseFiles(request: Request): Promise<Response> {
   const path = decodeURIComponent(new URL(request.url).pathname).replace(/^\/+/, "");
-  const folder = resolve(root, "build/test");
-  const rest = path;
-  const file = resolve(folder, rest);
+  const folder = TEST_BUILD;
+  const file = resolve(folder, path);
   if (!file.startsWith(folder)) return new Response("outside the test folders", { status: 403 });
   try {
     return new Response(await readFile(file));

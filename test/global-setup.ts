@@ -1,6 +1,6 @@
 /**
  * Runs once before every test project: compiles the releases the tests serve into
- * build/test/ and bundles the worker as it would be deployed.
+ * build/test/ (or $ORTH_TEST_BUILD) and bundles the worker as it would be deployed.
  * - `sim`: a simulated release (always), with the simulator's truth copied beside it;
  * - `bacteria3`, `primates`: the real releases, when ../shared/data is present.
  */
@@ -9,10 +9,11 @@ import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { compileRelease } from "../release-compiler/compile.js";
 import { simulateRelease } from "../release-compiler/simulate/simulate.js";
+import { TEST_BUILD } from "./build-dir.js";
 import { hasSharedData, warnWithoutSharedData } from "./shared-data.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
-export const TEST_BUILD = resolve(ROOT, "build/test");
+export { TEST_BUILD };
 
 /** The simulated test release: small enough to compile in seconds, with every optional input. */
 export const SIMULATED = { genomes: 10, families: 150, seed: 7, name: "Simulated.Test" };

@@ -10,7 +10,9 @@ import { folderFiles, loadRelease } from "../../release-compiler/local/r2-loader
 import type { Manifest } from "../../src/release/format.js";
 import { jsonClient } from "../json-client.js";
 
-export const TEST_BUILD = resolve(import.meta.dirname, "../../build/test");
+import { TEST_BUILD } from "../build-dir.js";
+
+export { TEST_BUILD };
 
 export interface ServedRelease {
   /** `http://127.0.0.1:PORT/api` */
