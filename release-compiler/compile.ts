@@ -6,7 +6,10 @@ import {
   type GenomeDetail,
   type GenomeInfo,
   type GroupRow,
+  type HogListRow,
   type Manifest,
+  type PairRow,
+  type Relation,
   type ProteinRow,
   type ProteinSummary,
   type SequenceRow,
@@ -17,6 +20,7 @@ import { deriveGroups, fingerprintGroups } from "./derive/groups.js";
 import { buildFamily, familyHogIds, orthoXmlTaxonNames, type FamilyBuild } from "./derive/hogs.js";
 import { chooseMainIsoforms, readCdna, readIsoforms, readLoci, readProteomes, type ProteinTable } from "./derive/proteins.js";
 import { nameSpeciesFromUniProt } from "./derive/species-names.js";
+import { deriveRelations, isOrthologCode, type RelationsBuild } from "./derive/relations.js";
 import { buildTaxonomy, lineage, type TaxonomyBuild } from "./derive/taxonomy.js";
 import { InputRejected, Problems } from "./problems.js";
 import { readGroupsTsv } from "./readers/groups.js";
@@ -34,6 +38,10 @@ export const LAYOUT = {
   groupsPerShard: 256,
   familiesPerShard: 64,
   annotationsPerShard: 256,
+  relationsPerShard: 128,
+  pairsPerShard: 4096,
+  pairDirectoryPerShard: 4096,
+  hogListPerShard: 2048,
   keysPerLeaf: 4096,
 };
 
@@ -60,6 +68,7 @@ interface ReleaseBuild {
   fingerprints: string[];
   group: Int32Array;
   annotations: Awaited<ReturnType<typeof readAnnotations>>;
+  relations: RelationsBuild;
 }
 
 /**
@@ -158,8 +167,19 @@ async function deriveRelease(config: ReleaseConfig, problems: Problems, stage: (
   const groups = config.groups
     ? await readGroups(config.groups, proteins, problems)
     : deriveGroups(families, (e) => proteins.genome[e - 1]);
-  if (config.pairs) await checkPairs(config.pairs, proteins, problems);
   stage("groups");
+  const relations = await deriveRelations(
+    families,
+    config.pairs ? { path: config.pairs, rows: readPairsTsv(config.pairs, problems) } : undefined,
+    {
+      proteinCount: proteins.count,
+      genomeOf: (e) => proteins.genome[e - 1],
+      subgenomeOf: subgenomeReader(species, proteins),
+      entryOfId: (id) => proteins.byInputId.get(id),
+    },
+    problems,
+  );
+  stage("pairwise relations");
   const annotations = await readAnnotations(proteins, config, problems);
   stage("annotations");
   stopIfProblems();
@@ -168,7 +188,17 @@ async function deriveRelease(config: ReleaseConfig, problems: Problems, stage: (
   groups.forEach((members, g) => members.forEach((e) => (group[e - 1] = g + 1)));
   const fingerprints = fingerprintGroups(groups, (e) => proteins.sequence[e - 1], n);
   stage("fingerprints");
-  return { config, taxonomy, species, proteins, families, hogIds, family, hog, hogLevelCount, groups, fingerprints, group, annotations };
+  return { config, taxonomy, species, proteins, families, hogIds, family, hog, hogLevelCount, groups, fingerprints, group, annotations, relations };
+}
+
+/** A protein's subgenome: the last letter of its chromosome, when that is a subgenome of its polyploid genome. */
+function subgenomeReader(species: Awaited<ReturnType<typeof readSpeciesInfo>>, proteins: ProteinTable): (entry: number) => string {
+  return (entry) => {
+    const subgenomes = species[proteins.genome[entry - 1]].subgenomes ?? [];
+    if (!subgenomes.length) return "";
+    const last = proteins.chromosome[entry - 1].slice(-1);
+    return subgenomes.includes(last) ? last : "";
+  };
 }
 
 async function readHogs(config: ReleaseConfig, taxonomy: TaxonomyBuild, proteins: ProteinTable, problems: Problems) {
@@ -246,14 +276,6 @@ async function readGroups(file: string, proteins: ProteinTable, problems: Proble
   return [...groups.values()].map((m) => m.sort((a, b) => a - b));
 }
 
-async function checkPairs(file: string, proteins: ProteinTable, problems: Problems): Promise<void> {
-  for await (const row of readPairsTsv(file, problems)) {
-    for (const id of [row.protein1, row.protein2]) {
-      if (!proteins.byInputId.has(id)) problems.report(file, row.line, `unknown protein ${id}`);
-    }
-  }
-}
-
 /** Writes every table, index and genome blob, and returns the manifest naming them. */
 function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
   const p = b.proteins;
@@ -291,6 +313,7 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
     fingerprint: b.fingerprints[g],
     description: mostCommonDescription(p, b.groups[g]),
     members: b.groups[g].map(summary),
+    closeGroups: closeGroups(b, g + 1),
   }));
   const families = writeTable<FamilyRow>(blobs, b.families.length, LAYOUT.familiesPerShard, (f) => {
     const fam = b.families[f];
@@ -304,6 +327,21 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
     };
   });
   const annotations = writeTable(blobs, p.count, LAYOUT.annotationsPerShard, (i) => b.annotations.rows[i]);
+  const rel = b.relations;
+  const relation = (i: number): Relation => [rel.entry2[i], rel.code[i], nullIfNaN(rel.distance[i]), nullIfNaN(rel.score[i])];
+  const relations = writeTable<Relation[]>(blobs, p.count, LAYOUT.relationsPerShard, (i) => {
+    const out: Relation[] = [];
+    for (let r = rel.first[i + 1]; r < rel.first[i + 2]; r++) out.push(relation(r));
+    return out;
+  });
+  const { order: pairOrder, directory } = pairLayout(b);
+  const pairs = writeTable<PairRow>(blobs, pairOrder.length, LAYOUT.pairsPerShard, (k) => {
+    const r = pairOrder[k];
+    return [rel.entry1[r], rel.entry2[r], rel.code[r], nullIfNaN(rel.distance[r]), nullIfNaN(rel.score[r])];
+  });
+  const pairDirectory = writeTable<[number, number]>(blobs, directory.length, LAYOUT.pairDirectoryPerShard, (k) => directory[k]);
+  const hogLists = hogListRows(b);
+  const hogList = writeTable<HogListRow>(blobs, hogLists.rows.length, LAYOUT.hogListPerShard, (k) => hogLists.rows[k]);
 
   const entryIds = new Map<string, number[]>();
   const addId = (key: string, entry: number) => {
@@ -330,6 +368,8 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
     firstEntry: p.genomeFirstEntry[g],
     nrEntries: p.genomeSize[g],
     level: b.taxonomy.genomeLevels[g],
+    nrGenes: countGenes(p, g),
+    subgenomes: s.subgenomes ?? [],
     detail: blobs.put(genomeDetail(p, g)),
   }));
 
@@ -346,7 +386,8 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
     },
     taxonomy: { names: b.taxonomy.names, parents: b.taxonomy.parents, genomes: b.taxonomy.genomes, taxonIds: b.taxonomy.taxonIds },
     genomes,
-    tables: { proteins, sequences, groups, families, annotations },
+    tables: { proteins, sequences, groups, families, annotations, relations, pairs, pairDirectory, hogList },
+    hogLists: { roots: hogLists.roots, levels: hogLists.levels },
     indexes: {
       entryIds: writeKeyIndex(blobs, entryIds, LAYOUT.keysPerLeaf),
       fingerprints: writeKeyIndex(blobs, fingerprintIndex, LAYOUT.keysPerLeaf),
@@ -382,6 +423,98 @@ function genomeDetail(p: ProteinTable, g: number): GenomeDetail {
     else ranges.push([e, e]);
     byChromosome.set(chr, ranges);
   }
-  return { chromosomes: [...byChromosome].map(([id, entryRanges]) => ({ id, entryRanges })) };
+  const geneRanges: Array<[number, number]> = [];
+  for (let e = first; e < first + p.genomeSize[g]; e++) {
+    if (!p.isMain[e - 1]) continue;
+    const last = geneRanges[geneRanges.length - 1];
+    if (last && last[1] === e - 1) last[1] = e;
+    else geneRanges.push([e, e]);
+  }
+  return { chromosomes: [...byChromosome].map(([id, entryRanges]) => ({ id, entryRanges })), geneRanges };
+}
+
+function countGenes(p: ProteinTable, g: number): number {
+  let n = 0;
+  const first = p.genomeFirstEntry[g];
+  for (let e = first; e < first + p.genomeSize[g]; e++) if (p.isMain[e - 1]) n++;
+  return n;
+}
+
+const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x);
+
+/**
+ * Close groups of a group: every pairwise ortholog of a member that lies in another,
+ * non-zero group adds one hit to that group; most hits first, ties by group number.
+ */
+function closeGroups(b: ReleaseBuild, nr: number): Array<[number, number]> {
+  const rel = b.relations;
+  const hits = new Map<number, number>();
+  for (const entry of b.groups[nr - 1]) {
+    for (let r = rel.first[entry]; r < rel.first[entry + 1]; r++) {
+      if (!isOrthologCode(rel.code[r])) continue;
+      const other = b.group[rel.entry2[r] - 1];
+      if (other !== 0 && other !== nr) hits.set(other, (hits.get(other) ?? 0) + 1);
+    }
+  }
+  return [...hits].sort((x, y) => y[1] - x[1] || x[0] - y[0]);
+}
+
+/**
+ * The pairs table's row order: relations between main isoforms, grouped by (genome of
+ * entry 1, genome of entry 2), each group in (entry 1, entry 2) order; and the directory
+ * row `[first, count]` of every ordered genome pair.
+ */
+function pairLayout(b: ReleaseBuild): { order: Int32Array; directory: Array<[number, number]> } {
+  const rel = b.relations;
+  const p = b.proteins;
+  const genomes = b.species.length;
+  const genomeOf = (e: number) => p.genome[e - 1];
+  const counts = new Array<number>(genomes * genomes).fill(0);
+  const kept = (r: number) => p.isMain[rel.entry1[r] - 1] && p.isMain[rel.entry2[r] - 1];
+  for (let r = 0; r < rel.count; r++) if (kept(r)) counts[genomeOf(rel.entry1[r]) * genomes + genomeOf(rel.entry2[r])]++;
+  const directory: Array<[number, number]> = [];
+  let at = 0;
+  for (const n of counts) {
+    directory.push([at, n]);
+    at += n;
+  }
+  // Relations are in (entry 1, entry 2) order already, so filling each genome pair's range in
+  // that order keeps it sorted.
+  const next = directory.map(([first]) => first);
+  const order = new Int32Array(at);
+  for (let r = 0; r < rel.count; r++) {
+    if (kept(r)) order[next[genomeOf(rel.entry1[r]) * genomes + genomeOf(rel.entry2[r])]++] = r;
+  }
+  return { order, directory };
+}
+
+/**
+ * HOG list items: every family's root HOG, then for each level every HOG standing on it
+ * (a speciation node on each of its levels), in family and tree order.
+ */
+function hogListRows(b: ReleaseBuild): { rows: HogListRow[]; roots: [number, number]; levels: Array<[number, number]> } {
+  const rows: HogListRow[] = [];
+  const byLevel: HogListRow[][] = b.taxonomy.names.map(() => []);
+  for (const f of b.families) {
+    const description = mostCommonDescription(b.proteins, f.members);
+    const familyTop = f.nodes[0].levels[0];
+    const idTop = new Map<string, number>();
+    for (const n of f.nodes) if (n.id && !idTop.has(n.id)) idTop.set(n.id, n.levels[0]);
+    const root = f.nodes[0];
+    rows.push([f.rootId, f.rootHog, description, root.completeness, root.hi - root.lo, familyTop, familyTop]);
+    for (const n of f.nodes) {
+      if (!n.id) continue;
+      for (const level of n.levels) {
+        byLevel[level].push([n.id, f.rootHog, description, n.completeness, n.hi - n.lo, idTop.get(n.id)!, familyTop]);
+      }
+    }
+  }
+  const roots: [number, number] = [0, rows.length];
+  const levels = byLevel.map((list): [number, number] => {
+    const first = rows.length;
+    for (const row of list) rows.push(row);
+    return [first, list.length];
+  });
+  return { rows, roots, levels };
 }
 

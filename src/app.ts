@@ -19,6 +19,8 @@ export type AppEnv = {
 export type AppContext = Context<AppEnv>;
 
 const GET_ALLOW = "GET, HEAD, OPTIONS";
+/** The one endpoint that also answers `format=csv` and `format=tsv`. */
+const PAIRS_PAGE = /^\/api\/pairs\/[^/]+\/[^/]+\/$/;
 export const API_VERSIONS = ["1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11"];
 
 export function createApp(): Hono<AppEnv> {
@@ -63,7 +65,8 @@ export function createApp(): Hono<AppEnv> {
 
   app.use("/api/*", async (c, next) => {
     const format = c.req.query("format");
-    if (format !== undefined && format !== "json" && format !== "api") throw new ApiError(404, "Not found.");
+    const tables = (format === "csv" || format === "tsv") && PAIRS_PAGE.test(c.req.path);
+    if (format !== undefined && format !== "json" && format !== "api" && !tables) throw new ApiError(404, "Not found.");
     checkAcceptVersion(c.req.header("Accept"));
     c.set("links", linksFor(c.req.raw, c.env.prefix));
     if (c.req.method !== "OPTIONS") c.set("release", await openRelease(c.env.RELEASES, c.env.releaseName));

@@ -4,6 +4,7 @@ import { genomeRoutes } from "./routes/genomes.js";
 import { groupRoutes } from "./routes/groups.js";
 import { hogRoutes } from "./routes/hogs.js";
 import { proteinRoutes } from "./routes/proteins.js";
+import { relationRoutes } from "./routes/relations.js";
 import { versionRoutes } from "./routes/version.js";
 
 const app = createApp();
@@ -12,6 +13,7 @@ genomeRoutes(app);
 proteinRoutes(app);
 groupRoutes(app);
 hogRoutes(app);
+relationRoutes(app);
 
 /** `/release/{name}/api/…` serves a release by name; everything else serves the current release. */
 const NAMED_RELEASE = /^\/release\/([A-Za-z0-9._-]+)(\/.*)?$/;

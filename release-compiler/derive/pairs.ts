@@ -7,7 +7,7 @@ export interface DerivedPair {
   entry1: number;
   entry2: number;
   /** Seen from entry1's side (the reverse pair has the mirrored type). */
-  relType: OrthologType | "close paralog";
+  relType: OrthologType | "close paralog" | "homeolog";
 }
 
 /**
@@ -15,16 +15,23 @@ export interface DerivedPair {
  * orthologs when their most recent common node is a speciation; the type counts how many
  * co-orthologs each has in the other's genome. Two proteins of one genome are close
  * paralogs when their most recent common node is a duplication whose whole subtree lies
- * in that genome (it happened after the genome's last speciation).
+ * in that genome (it happened after the genome's last speciation). Two proteins of a
+ * polyploid genome on different subgenomes are homoeologs when their most recent common
+ * node is a speciation (the split of the subgenomes' progenitors).
  * Pairs come once each, entry1 < entry2.
  */
-export function familyPairs(family: FamilyBuild, genomeOf: (entry: number) => number): DerivedPair[] {
+export function familyPairs(
+  family: FamilyBuild,
+  genomeOf: (entry: number) => number,
+  subgenomeOf: (entry: number) => string = () => "",
+): DerivedPair[] {
   const { nodes, members } = family;
   const children = nodes.map(() => [] as number[]);
   nodes.forEach((n, i) => n.parent >= 0 && children[n.parent].push(i));
 
   const orthologs: Array<[number, number]> = [];
   const paralogs: Array<[number, number]> = [];
+  const homeologs: Array<[number, number]> = [];
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i];
     // The parts below this node: each child subtree, and each gene attached directly.
@@ -41,6 +48,10 @@ export function familyPairs(family: FamilyBuild, genomeOf: (entry: number) => nu
             const pair: [number, number] = x < y ? [x, y] : [y, x];
             if (genomeOf(x) !== genomeOf(y)) {
               if (node.kind === SPECIATION) orthologs.push(pair);
+            } else if (node.kind === SPECIATION) {
+              const sx = subgenomeOf(x);
+              const sy = subgenomeOf(y);
+              if (sx && sy && sx !== sy) homeologs.push(pair);
             } else if (speciesOnly) paralogs.push(pair);
           }
         }
@@ -66,6 +77,7 @@ export function familyPairs(family: FamilyBuild, genomeOf: (entry: number) => nu
     return { entry1: x, entry2: y, relType };
   });
   for (const [x, y] of paralogs) out.push({ entry1: x, entry2: y, relType: "close paralog" });
+  for (const [x, y] of homeologs) out.push({ entry1: x, entry2: y, relType: "homeolog" });
   return out.sort((p, q) => p.entry1 - q.entry1 || p.entry2 - q.entry2);
 }
 

@@ -2,11 +2,11 @@
  * Pairwise relations: two protein ids a line, then optionally the relation type, a distance
  * and a score (FastOMA's orthologs.tsv has only the two ids). Streamed.
  */
+import { REL_TYPES } from "../../src/release/format.js";
 import type { PairRow } from "../inputs.js";
 import type { Problems } from "../problems.js";
 import { fileLabel, isBlank, readLines } from "./lines.js";
 
-export const REL_TYPES = ["1:1", "1:n", "m:1", "m:n", "close paralog", "homeolog"] as const;
 const HEADER_WORDS = new Set(["protein1", "protein_1", "id1", "entry1", "gene1"]);
 const FLOAT_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 

@@ -8,7 +8,7 @@
  * search over the first key of each leaf, kept in the manifest.
  */
 
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 
 /** Hex digits of the SHA-256 of a blob's bytes that make up its name. */
 export const BLOB_HASH_HEX_LENGTH = 32;
@@ -42,7 +42,20 @@ export interface Manifest {
     families: TableRef<FamilyRow>;
     /** Row = entry number - 1. */
     annotations: TableRef<AnnotationRow>;
+    /** Row = entry number - 1: the protein's pairwise relations (orthologs, close paralogs, homoeologs). */
+    relations: TableRef<Relation[]>;
+    /**
+     * Every directed pair of main isoforms, sorted by (genome of entry 1, genome of entry 2,
+     * entry 1, entry 2); the pairs of two genomes are the row range `pairDirectory` gives.
+     */
+    pairs: TableRef<PairRow>;
+    /** Row = genome index 1 · number of genomes + genome index 2: `[first pairs row, count]`. */
+    pairDirectory: TableRef<[number, number]>;
+    /** HOG list items: root HOGs in family order, then per level every HOG on it (ranges in `hogLists`). */
+    hogList: TableRef<HogListRow>;
   };
+  /** Row ranges `[first, count]` of `tables.hogList`: the root HOGs, and the HOGs of each level index. */
+  hogLists: { roots: [number, number]; levels: Array<[number, number]> };
   indexes: {
     /** Canonical ids, UniProt accessions and entry names, cross-reference ids → entry numbers. */
     entryIds: KeyIndexRef<number[]>;
@@ -90,6 +103,10 @@ export interface GenomeInfo {
   nrEntries: number;
   /** The species' own level index in the taxonomy. */
   level: number;
+  /** Main isoforms (genes) of the genome. */
+  nrGenes: number;
+  /** Subgenome letters of a polyploid genome (`["A", "B", "D"]`); [] for a diploid one. */
+  subgenomes: string[];
   /** Blob holding GenomeDetail. */
   detail: string;
 }
@@ -97,6 +114,8 @@ export interface GenomeInfo {
 /** Per-genome blob: its chromosomes with the runs of entry numbers on each. */
 export interface GenomeDetail {
   chromosomes: Array<{ id: string; entryRanges: Array<[number, number]> }>;
+  /** Runs `[first, last]` of consecutive entry numbers of main isoforms (the genome's genes). */
+  geneRanges: Array<[number, number]>;
 }
 
 export interface TableRef<Row> {
@@ -174,6 +193,11 @@ export interface GroupRow {
   description: string;
   /** Members in entry-number order. */
   members: ProteinSummary[];
+  /**
+   * `[group number, hits]`: other groups that the members' pairwise orthologs fall into,
+   * with how many ortholog pairs point there; most hits first, then by group number.
+   */
+  closeGroups: Array<[number, number]>;
 }
 
 /** Node kinds of a HOG tree: speciation (orthologGroup) or duplication (paralogGroup). */
@@ -221,6 +245,32 @@ export interface AnnotationRow {
   /** `[source, domain id, name, start, end]`, 1-based inclusive. */
   domains: Array<[string, string, string, number, number]>;
 }
+
+/**
+ * Relation types, by their code in blobs. Orthologs are typed from the first protein's side
+ * (`1:n`: it has several co-orthologs in the other genome); the reverse pair has the
+ * mirrored type. `close paralog` and `homeolog` relate proteins of one genome.
+ */
+export const REL_TYPES = ["1:1", "1:n", "m:1", "m:n", "close paralog", "homeolog"] as const;
+export type RelType = (typeof REL_TYPES)[number];
+export const HOMEOLOG = 5;
+
+/**
+ * One relation of a protein: `[partner entry, relation type code, distance, score]`;
+ * distance and score are null when the input gave none (relations derived from HOGs).
+ */
+export type Relation = [number, number, number | null, number | null];
+
+/** One directed pair: `[entry 1, entry 2, relation type code, distance, score]`. */
+export type PairRow = [number, number, number, number | null, number | null];
+
+/**
+ * One item of a HOG list: `[HOG id, root HOG number, description, completeness score
+ * (-1 when unknown), number of genes, most ancient level of the id, most ancient level of
+ * its family]`. The two levels let `compare_with` tell what happened to the HOG between
+ * two levels without reading its family.
+ */
+export type HogListRow = [string, number, string, number, number, number, number];
 
 export interface GoTerm {
   name: string;

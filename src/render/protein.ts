@@ -54,7 +54,7 @@ export function proteinRecord(release: Release, links: Links, p: ProteinRow, s: 
     xref: own("xref"),
     orthologs: own("orthologs"),
     gene_ontology: own("gene_ontology"),
-    homoeologs: null,
+    homoeologs: genome.subgenomes.length ? own("homoeologs") : null,
     orth_group_url: p.group ? links.api(`/group/${p.group}/`) : null,
     orth_hog_members: p.hog ? links.api(`/hog/${segment(p.hog)}/members/`) : null,
     isoforms: own("isoforms"),

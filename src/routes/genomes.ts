@@ -49,4 +49,39 @@ export function genomeRoutes(app: Hono<AppEnv>) {
       return jsonArrayStream(items(), page.headers);
     },
   );
+
+  getEndpoint(
+    app,
+    "/api/genome/:genome_id/genes/",
+    "Genome Genes",
+    "The genes of a genome: main isoforms only, by entry number.",
+    async (c) => {
+      const release = releaseOf(c);
+      const links = linksOf(c);
+      const genome = resolveGenome(release, pathParam(c, "genome_id"));
+      const page = paginate(links, genome.nrGenes);
+      const entries = page.to > page.from ? genesOnPage(await release.blob<GenomeDetail>(genome.detail), page.from, page.to) : [];
+      const wanted = new Set(entries);
+      const rows = entries.length ? await release.rows(release.manifest.tables.proteins, entries[0] - 1, entries[entries.length - 1]) : [];
+      async function* items() {
+        for await (const row of rows) if (wanted.has(row.entry)) yield proteinSummary(release, links, row);
+      }
+      return jsonArrayStream(items(), page.headers);
+    },
+  );
+}
+
+/** Entry numbers of the genome's genes [from, to) (0-based gene positions), from its runs of main isoforms. */
+function genesOnPage(detail: GenomeDetail, from: number, to: number): number[] {
+  const out: number[] = [];
+  let position = 0;
+  for (const [lo, hi] of detail.geneRanges) {
+    const size = hi - lo + 1;
+    if (position + size > from) {
+      for (let e = lo + Math.max(0, from - position); e <= hi && position + (e - lo) < to; e++) out.push(e);
+    }
+    position += size;
+    if (position >= to) break;
+  }
+  return out;
 }

@@ -34,4 +34,22 @@ export function groupRoutes(app: Hono<AppEnv>) {
       });
     },
   );
+
+  getEndpoint(
+    app,
+    "/api/group/:group_id/close_groups/",
+    "Close Groups",
+    "Groups that the members' pairwise orthologs fall into, by number of ortholog pairs (hits).",
+    async (c) => {
+      const links = linksOf(c);
+      const group = await resolveGroup(releaseOf(c), pathParam(c, "group_id"));
+      if (!group) return json(c, []);
+      const page = paginate(links, group.closeGroups.length);
+      return json(
+        c,
+        group.closeGroups.slice(page.from, page.to).map(([nr, hits]) => ({ orth_group: nr, group_url: links.api(`/group/${nr}/`), hits })),
+        page.headers,
+      );
+    },
+  );
 }

@@ -1,10 +1,11 @@
 import type { Hono } from "hono";
 import { getEndpoint, pathParam, linksOf, releaseOf, type AppContext, type AppEnv } from "../app.js";
-import { notFound } from "../errors.js";
+import { badRequest, notFound } from "../errors.js";
 import { segment, type Links } from "../render/links.js";
 import { proteinSummary } from "../render/protein.js";
-import { json } from "../render/respond.js";
-import { SPECIATION, type FamilyRow } from "../release/format.js";
+import { paginate } from "../render/pagination.js";
+import { json, jsonArrayStream } from "../render/respond.js";
+import { SPECIATION, type FamilyRow, type HogListRow } from "../release/format.js";
 import { childIds, isPrefixId, levelsOfId, nodeOnLevel, nodesWithId, parentIds } from "../release/hogs.js";
 import type { Release } from "../release/release.js";
 import { resolveHog } from "../release/resolve.js";
@@ -54,7 +55,69 @@ function hogRecord(release: Release, links: Links, f: FamilyRow, node: number, l
   };
 }
 
+/**
+ * What happened to a HOG of level `level` since the more ancient level `since`: its id
+ * already stood there (retained), an ancestor HOG did, across a duplication (duplicated),
+ * or its family did not reach that far back (gained).
+ */
+function eventSince(release: Release, row: HogListRow, since: number): string {
+  const [, , , , , idTop, familyTop] = row;
+  if (isAncestorOrSelf(release, idTop, since)) return "retained";
+  if (isAncestorOrSelf(release, familyTop, since)) return "duplicated";
+  return "gained";
+}
+
+function isAncestorOrSelf(release: Release, ancestor: number, level: number): boolean {
+  const { parents } = release.manifest.taxonomy;
+  for (let l = level; l >= 0; l = parents[l]) if (l === ancestor) return true;
+  return false;
+}
+
 export function hogRoutes(app: Hono<AppEnv>) {
+  getEndpoint(
+    app,
+    "/api/hog/",
+    "HOG List",
+    "Every root HOG, or with level every HOG on that level (compare_with: what happened since a more ancient level).",
+    async (c) => {
+      const release = releaseOf(c);
+      const links = linksOf(c);
+      const { names } = release.manifest.taxonomy;
+      const level = levelParam(c, release);
+      const onLevel = level && !level.root ? level.level : undefined;
+      const compareWith = c.req.query("compare_with");
+      let since: number | undefined;
+      if (compareWith !== undefined) {
+        if (onLevel === undefined) throw badRequest("compare_with needs a level parameter naming a level of the taxonomy.");
+        since = release.levelByName.get(compareWith);
+        if (since === undefined) throw notFound(UNKNOWN_LEVEL);
+        if (since === onLevel || !isAncestorOrSelf(release, since, onLevel)) {
+          throw badRequest(`compare_with must be a level more ancient than ${names[onLevel]}.`);
+        }
+      }
+      const [first, count] = onLevel === undefined ? release.manifest.hogLists.roots : release.manifest.hogLists.levels[onLevel];
+      const page = paginate(links, count);
+      const rows = await release.rows(release.manifest.tables.hogList, first + page.from, first + page.to);
+      const levelName = onLevel === undefined ? "root" : names[onLevel];
+      async function* items() {
+        for await (const row of rows) {
+          const [id, rootHog, description, completeness, genes] = row;
+          yield {
+            hog_id: id,
+            level: levelName,
+            levels_url: links.api(`/hog/${segment(id)}/`, { level: levelName }),
+            members_url: links.api(`/hog/${segment(id)}/members/`, { level: levelName }),
+            roothog_id: rootHog,
+            description,
+            ...(onLevel === undefined ? {} : { completeness_score: completeness, nr_genes: genes }),
+            ...(since === undefined ? {} : { event: eventSince(release, row, since) }),
+          };
+        }
+      }
+      return jsonArrayStream(items(), page.headers);
+    },
+  );
+
   getEndpoint(
     app,
     "/api/hog/:hog_id/",
