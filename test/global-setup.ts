@@ -16,7 +16,7 @@ const ROOT = resolve(import.meta.dirname, "..");
 export { TEST_BUILD };
 
 /** The simulated test release: small enough to compile in seconds, with every optional input. */
-export const SIMULATED = { genomes: 10, families: 150, seed: 7, name: "Simulated.Test" };
+export const SIMULATED = { genomes: 10, families: 150, seed: 7, name: "Simulated.Test", polyploid: true };
 
 /**
  * Vitest calls the global setup once per project; the build runs once per vitest process

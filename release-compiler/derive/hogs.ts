@@ -118,14 +118,17 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
     completeness: number | undefined,
     line: number,
   ): number => {
-    if (aboveLevel >= 0 && level >= 0 && (level === aboveLevel || !isAncestorOrSelf(taxonomy, aboveLevel, level))) {
+    // Within one species a HOG may nest in another on the same (species) level: the subgenomes
+    // of a polyploid genome split by speciation, and a copy may duplicate after that split.
+    const withinSpecies = level === aboveLevel && taxonomy.genomes[level] >= 0;
+    if (aboveLevel >= 0 && level >= 0 && !withinSpecies && (level === aboveLevel || !isAncestorOrSelf(taxonomy, aboveLevel, level))) {
       problems.report(
         file,
         line,
         `level '${taxonomy.names[level]}' of HOG ${id} is not below level '${taxonomy.names[aboveLevel]}' of the HOG containing it`,
       );
     }
-    const levels = aboveLevel >= 0 && level >= 0 ? [...skippedLevels(level, aboveLevel), level] : [level];
+    const levels = aboveLevel >= 0 && level >= 0 && !withinSpecies ? [...skippedLevels(level, aboveLevel), level] : [level];
     nodes.push({ kind: SPECIATION, parent, lo: members.length, hi: -1, id, level, levels, completeness: completeness ?? -1 });
     return nodes.length - 1;
   };

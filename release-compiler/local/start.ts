@@ -5,7 +5,7 @@
  * API, skipping those already there.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Miniflare } from "miniflare";
@@ -18,18 +18,21 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const DEMO_INPUT = resolve(ROOT, "build/demo-input");
 const DEMO_RELEASE = resolve(ROOT, "build/demo");
 /** The demo: a dozen real genomes, a few thousand proteins, every optional input. */
-export const DEMO = { genomes: 12, families: 400, seed: 2026, name: "Demo.Nov2026" };
+export const DEMO = { genomes: 12, families: 400, seed: 2026, name: "Demo.Nov2026", polyploid: true };
 /** wrangler dev's local state; its R2 lives under v3/r2. */
 const DEFAULT_STATE = resolve(ROOT, ".wrangler/state");
 const BUCKET_NAME = "orth-releases";
 
-/** Builds the demo unless a demo of this release format is already built. */
+/** Builds the demo unless a demo of this release format and these settings is already built. */
 export async function ensureDemoRelease(): Promise<string> {
   const manifest = resolve(DEMO_RELEASE, "manifest.json");
-  if (existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).format === FORMAT_VERSION) return DEMO_RELEASE;
-  console.log("Building the demo release (first run, or after a release format change)…");
+  const stamp = resolve(DEMO_RELEASE, "demo-settings.json");
+  const settings = JSON.stringify({ ...DEMO, format: FORMAT_VERSION });
+  if (existsSync(manifest) && existsSync(stamp) && readFileSync(stamp, "utf8") === settings) return DEMO_RELEASE;
+  console.log("Building the demo release (first run, or after a change of release format or demo settings)…");
   await simulateRelease({ out: DEMO_INPUT, ...DEMO });
   const result = await compileRelease(resolve(DEMO_INPUT, "release.json"), DEMO_RELEASE);
+  writeFileSync(stamp, settings);
   console.log(`Demo release compiled: ${result.manifest.counts.proteins} proteins, ${result.stats.blobs} blobs.`);
   return DEMO_RELEASE;
 }

@@ -1,6 +1,9 @@
 /**
  * species_info.tsv: one row per genome, header with at least `Name` and `NCBITaxonId`
- * (FastOMA's format; extra columns such as `DBRelease`, `Source` are ignored).
+ * (FastOMA's format; extra columns such as `DBRelease`, `Source` are ignored). Optional columns:
+ * `ScientificName`, and `Subgenomes` for a polyploid genome: a comma-separated list of at least
+ * two distinct single upper-case letters (`A,B,D`; each protein's chromosome name ends with its
+ * subgenome letter, as in wheat's `1A`), empty (or no column) for a diploid genome.
  */
 import type { SpeciesInfoRow } from "../inputs.js";
 import type { Problems } from "../problems.js";
@@ -59,15 +62,25 @@ export async function readSpeciesInfo(path: string, problems: Problems): Promise
     const subgenomes: string[] = [];
     const sub = col.Subgenomes !== undefined ? fields[col.Subgenomes] : "";
     if (sub !== "") {
+      let subOk = true;
       for (const letter of sub.split(",").map((s) => s.trim())) {
         if (!/^[A-Z]$/.test(letter)) {
           problems.report(file, lineNo, `subgenome "${letter}" is not a single upper-case letter (Subgenomes: "${sub}")`);
-          ok = false;
+          subOk = false;
         } else if (subgenomes.includes(letter)) {
           problems.report(file, lineNo, `subgenome ${letter} is listed twice`);
-          ok = false;
+          subOk = false;
         } else subgenomes.push(letter);
       }
+      if (subOk && subgenomes.length < 2) {
+        problems.report(
+          file,
+          lineNo,
+          `Subgenomes "${sub}" names a single subgenome: a polyploid genome has at least two (leave it empty for a diploid genome)`,
+        );
+        subOk = false;
+      }
+      if (!subOk) ok = false;
     }
     const first = firstLineOfCode.get(code);
     if (first !== undefined) {

@@ -1,7 +1,7 @@
 /**
  * Command line of the release-input simulator:
  *   tsx release-compiler/simulate/cli.ts --out DIR [--genomes N] [--families N] [--seed S]
- *                                        [--no-hog-ids] [--name NAME]
+ *                                        [--no-hog-ids] [--name NAME] [--polyploid]
  * Exit codes: 0 done, 1 failure while simulating, 2 bad arguments.
  */
 import { resolve } from "node:path";
@@ -17,7 +17,7 @@ import {
   type SimulationOptions,
 } from "./simulate.js";
 
-export const USAGE = `usage: npm run simulate -- --out DIR [--genomes N] [--families N] [--seed S] [--no-hog-ids] [--name NAME]
+export const USAGE = `usage: npm run simulate -- --out DIR [--genomes N] [--families N] [--seed S] [--no-hog-ids] [--name NAME] [--polyploid]
 
 Writes a simulated release input folder (release.json and its inputs) and truth/ to DIR.
   --out DIR        output folder (required)
@@ -27,6 +27,7 @@ Writes a simulated release input folder (release.json and its inputs) and truth/
   --seed S         random seed, a non-negative integer (default ${DEFAULT_SEED})
   --no-hog-ids     write hogs.orthoxml without group id attributes
   --name NAME      release name (default Simulated.<seed>)
+  --polyploid      add hexaploid bread wheat (WHEAT, subgenomes A,B,D) with homoeologous genes
   --help           show this help`;
 
 export class UsageError extends Error {}
@@ -54,6 +55,7 @@ export function parseSimulateArgs(argv: string[]): SimulationOptions | null {
         seed: { type: "string" },
         "no-hog-ids": { type: "boolean" },
         name: { type: "string" },
+        polyploid: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -70,6 +72,7 @@ export function parseSimulateArgs(argv: string[]): SimulationOptions | null {
     seed: integer("seed", values.seed, 0, Number.MAX_SAFE_INTEGER),
     hogIds: !values["no-hog-ids"],
     name: values.name,
+    polyploid: values.polyploid ?? false,
   };
 }
 

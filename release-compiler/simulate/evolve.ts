@@ -6,6 +6,16 @@
  * The result is the family's true gene tree, pruned of lost lineages: internal nodes with a
  * single surviving child are removed, and a duplication directly below a duplication is merged
  * into it (all pairs across its children are paralogs either way).
+ *
+ * Allopolyploidy (a leaf with subgenomes, species-tree.ts): a lineage reaching the leaf runs the
+ * branch down to the split of the subgenomes' progenitors (its `homoeologHeight` above the
+ * leaf), then becomes one copy per subgenome (each copy lost at once with probability
+ * MODEL.homoeologLoss), and every copy runs the rest of the branch with the usual duplications,
+ * losses and mutations. The split is a speciation at the leaf's own species node (the
+ * progenitors split by speciation), so homoeologs are joined by a SPECIATION node whose species
+ * is the leaf. A duplication above the split yields copies that are each split into
+ * homoeologs; one below it yields in-subgenome paralogs. Families born in the polyploid genome
+ * itself (orphans) are young genes of one random subgenome.
  */
 import { archetypesFor, DOMAIN_KINDS, type Archetype, type DomainKind } from "./catalog.js";
 import type { Kingdom } from "./organisms.js";
@@ -47,6 +57,8 @@ export interface Gene {
   xmlId: string;
   /** Number of alternative isoforms (0–2). */
   isoforms: number;
+  /** Subgenome letter of a polyploid genome's gene (its chromosomes end in it); "" otherwise. */
+  subgenome: string;
 }
 
 /** A family domain in root-sequence coordinates [start, end). */
@@ -96,6 +108,8 @@ export const MODEL = {
   maxLength: 1200,
   /** Probability that the second copy of a duplication stays next to the first (tandem). */
   tandem: 0.6,
+  /** Polyploid genomes: probability that a gene's copy in a subgenome is lost (fractionation). */
+  homoeologLoss: 0.15,
 };
 
 export interface EvolutionContext {
@@ -202,7 +216,7 @@ export function evolveFamily(ctx: EvolutionContext, number: number): Family {
   const evolve = (seq: Uint8Array, branch: number) =>
     mutate(rng, seq, branch, model, rootLength, domains);
 
-  const leaf = (seq: Uint8Array, node: SpeciesNode, symbol: string, key: number): GeneNode => {
+  const leaf = (seq: Uint8Array, node: SpeciesNode, symbol: string, key: number, subgenome: string): GeneNode => {
     const gene: Gene = {
       family,
       genome: node.genome,
@@ -213,6 +227,7 @@ export function evolveFamily(ctx: EvolutionContext, number: number): Family {
       proteinId: "",
       xmlId: "",
       isoforms: 0,
+      subgenome,
     };
     return { kind: LEAF, species: node, children: [], gene };
   };
@@ -222,7 +237,8 @@ export function evolveFamily(ctx: EvolutionContext, number: number): Family {
     const last = node.children.length - 1;
     node.children.forEach((child, i) => {
       const copy = i === last ? seq : seq.slice();
-      const result = branch(copy, child, child.branchLength, symbol, key);
+      // A polyploid leaf's branch first runs down to its subgenomes' split (homoeologs).
+      const result = branch(copy, child, child.branchLength - child.homoeologHeight, symbol, key, "");
       if (result) children.push(result);
     });
     if (children.length === 0) return null;
@@ -230,16 +246,35 @@ export function evolveFamily(ctx: EvolutionContext, number: number): Family {
     return { kind: SPECIATION, species: node, children, gene: null };
   };
 
-  // The lineage runs down `length` of the branch above `node`.
-  const branch = (seq: Uint8Array, node: SpeciesNode, length: number, symbol: string, key: number): GeneNode | null => {
+  // A polyploid leaf's lineage at the split of the subgenomes' progenitors: one copy per subgenome.
+  const homoeologs = (seq: Uint8Array, node: SpeciesNode, symbol: string, key: number): GeneNode | null => {
+    const children: GeneNode[] = [];
+    const last = node.subgenomes.length - 1;
+    node.subgenomes.forEach((subgenome, i) => {
+      if (rng.float() < MODEL.homoeologLoss) {
+        family.losses++;
+        return;
+      }
+      const copy = i === last ? seq : seq.slice();
+      const result = branch(copy, node, node.homoeologHeight, symbol, key, subgenome);
+      if (result) children.push(result);
+    });
+    if (children.length === 0) return null;
+    if (children.length === 1) return children[0];
+    return { kind: SPECIATION, species: node, children, gene: null };
+  };
+
+  // The lineage runs down `length` of the branch above `node`; `subgenome` is set below a
+  // polyploid leaf's split (where the lineage is one subgenome's copy), "" above it.
+  const branch = (seq: Uint8Array, node: SpeciesNode, length: number, symbol: string, key: number, subgenome: string): GeneNode | null => {
     const eventLength = Math.max(length, MODEL.minEventBranch);
     seq = evolve(seq, length / 2);
     if (family.duplications < maxDuplications && rng.float() < Math.min(0.5, duplicationRate * eventLength)) {
       family.duplications++;
       const otherSymbol = node.children.length > 0 ? symbolBase + letter(nextLetter++) : symbol;
       const otherKey = rng.float() < MODEL.tandem ? key + 1e-7 * (1 + rng.float()) : rng.float();
-      const a = branch(seq, node, length / 2, symbol, key);
-      const b = branch(seq.slice(), node, length / 2, otherSymbol, otherKey);
+      const a = branch(seq, node, length / 2, symbol, key, subgenome);
+      const b = branch(seq.slice(), node, length / 2, otherSymbol, otherKey, subgenome);
       return duplication(node, a, b);
     }
     if (rng.float() < Math.min(0.5, lossRate * eventLength)) {
@@ -247,13 +282,15 @@ export function evolveFamily(ctx: EvolutionContext, number: number): Family {
       return null;
     }
     seq = evolve(seq, length / 2);
-    return node.children.length === 0 ? leaf(seq, node, symbol, key) : speciate(seq, node, symbol, key);
+    if (node.children.length > 0) return speciate(seq, node, symbol, key);
+    if (node.subgenomes.length > 0 && subgenome === "") return homoeologs(seq, node, symbol, key);
+    return leaf(seq, node, symbol, key, subgenome);
   };
 
   const symbol = symbolBase + letter(0);
   const key = rng.float();
-  family.tree =
-    birth.children.length === 0 ? leaf(root, birth, symbol, key) : speciate(root, birth, symbol, key);
+  if (birth.children.length > 0) family.tree = speciate(root, birth, symbol, key);
+  else family.tree = leaf(root, birth, symbol, key, birth.subgenomes.length > 0 ? rng.pick(birth.subgenomes) : "");
 
   if (family.tree) {
     const genomes = new Set<number>();

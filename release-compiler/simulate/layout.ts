@@ -8,6 +8,12 @@
  * the genome (at least 6 digits), a gene's alternative isoforms right after its main isoform.
  * orthoXML gene ids (FastOMA style): `1` + genome number (3 digits) + gene rank + 1 (at least
  * 6 digits), e.g. `1000000001` for the first gene of the first genome.
+ *
+ * Polyploid genomes (species-tree.ts): each subgenome X has its own chromosomes `1X`, `2X`, …
+ * (up to the organism's chromosome count divided by the number of subgenomes: 1A–7D for
+ * wheat). A gene's homoeologous group n follows from its position key, so homoeologs, which
+ * share their key, lie on homoeologous chromosomes (3A, 3B, 3D) at similar places. Genes are
+ * ordered by chromosome (1A, 1B, 1D, 2A, …, as in the IWGSC wheat assembly), then by key.
  */
 import type { Family, Gene } from "./evolve.js";
 import type { Organism } from "./organisms.js";
@@ -25,6 +31,8 @@ export interface GenomeLayout {
   /** Protein id of a gene's alternative isoforms, by gene rank. */
   isoformIds: Map<number, string[]>;
   chromosomes: number;
+  /** Polyploid genomes: the chromosome name of each gene, by rank (`3B`); absent otherwise (chromosomes 1..k). */
+  chromosomeNames?: string[];
 }
 
 export const ISOFORM_GENE_FRACTION = 0.05;
@@ -42,8 +50,18 @@ export function layoutGenomes(tree: SpeciesTree, families: readonly Family[], se
   return tree.leaves.map((leaf, genome) => {
     const organism = leaf.organism!;
     const genes = buckets[genome];
-    // Stable sort: equal keys keep family order.
-    genes.sort((a, b) => a.key - b.key || a.family.number - b.family.number);
+    let chromosomeNames: string[] | undefined;
+    if (leaf.subgenomes.length > 0) {
+      const subgenomes = leaf.subgenomes;
+      const groups = Math.max(1, Math.min(Math.floor(organism.chromosomes / subgenomes.length), Math.floor(genes.length / (5 * subgenomes.length))));
+      const group = (g: Gene): number => Math.min(groups - 1, Math.max(0, Math.floor(g.key * groups)));
+      const order = (g: Gene): number => group(g) * subgenomes.length + subgenomes.indexOf(g.subgenome);
+      genes.sort((a, b) => order(a) - order(b) || a.key - b.key || a.family.number - b.family.number);
+      chromosomeNames = genes.map((g) => `${group(g) + 1}${g.subgenome}`);
+    } else {
+      // Stable sort: equal keys keep family order.
+      genes.sort((a, b) => a.key - b.key || a.family.number - b.family.number);
+    }
     const rng = new Rng(seed, "isoforms", genome);
     const eukaryote = organism.kingdom === "E";
     let proteins = 0;
@@ -69,8 +87,10 @@ export function layoutGenomes(tree: SpeciesTree, families: readonly Family[], se
         isoformIds.set(rank, ids);
       }
     });
-    const chromosomes = Math.max(1, Math.min(organism.chromosomes, Math.floor(genes.length / 5)));
-    return { genome, organism, genes, proteinCount: proteins, isoformIds, chromosomes };
+    const chromosomes = chromosomeNames
+      ? new Set(chromosomeNames).size
+      : Math.max(1, Math.min(organism.chromosomes, Math.floor(genes.length / 5)));
+    return { genome, organism, genes, proteinCount: proteins, isoformIds, chromosomes, chromosomeNames };
   });
 }
 

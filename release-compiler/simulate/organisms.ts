@@ -185,6 +185,24 @@ export const ORGANISMS: readonly Organism[] = ORGANISM_ROWS.map(([code, taxonId,
   chromosomes,
 }));
 
+/**
+ * A polyploid organism the simulator can model (the `polyploid` option): its subgenome letters
+ * (chromosomes of subgenome X are named `1X`, `2X`, …) and the age in Mya of the split between
+ * its subgenomes' diploid progenitors, from which the homoeologous copies of each gene diverge.
+ */
+export interface Polyploidy {
+  code: string;
+  subgenomes: readonly string[];
+  progenitorAge: number;
+}
+
+/**
+ * Hexaploid bread wheat (AABBDD, 3 × 7 chromosomes): the A and B progenitors diverged about
+ * 6.5 Mya, the D genome arose from them by homoploid hybridisation about 5.5 Mya (Marcussen et
+ * al. 2014); tetraploid AABB and hexaploid AABBDD wheat formed far more recently.
+ */
+export const POLYPLOID: Polyploidy = { code: "WHEAT", subgenomes: ["A", "B", "D"], progenitorAge: 6.5 };
+
 /** Name of the root clade of the full tree. */
 export const ROOT_CLADE = "LUCA";
 

@@ -7,12 +7,12 @@
  *   release.json, species_info.tsv, species_tree.nwk, hogs.orthoxml,
  *   proteome/CODE.fa, cdna/CODE.fa, gff3/CODE.gff, splice/CODE.splice,
  *   annotations/{go.obo, go.gaf, xrefs.tsv, uniprot.txt, domains.tsv},
- *   truth/{orthologs.tsv, paralogs.tsv, hogs.tsv, summary.json}
+ *   truth/{orthologs.tsv, paralogs.tsv, homoeologs.tsv, hogs.tsv, summary.json}
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { evolutionContext, evolveFamily, type Family } from "./evolve.js";
-import { layoutGenomes } from "./layout.js";
+import { layoutGenomes, type GenomeLayout } from "./layout.js";
 import { buildSpeciesTree, MAX_GENOMES } from "./species-tree.js";
 import { TruthWriter } from "./truth.js";
 import { AnnotationWriter } from "./write-annotations.js";
@@ -32,12 +32,21 @@ export interface SimulationOptions {
   hogIds?: boolean;
   /** Release name (default `Simulated.<seed>`). */
   name?: string;
+  /**
+   * Add hexaploid bread wheat (WHEAT, subgenomes A, B, D) to the genomes, with homoeologous
+   * gene copies and a `Subgenomes` column in species_info.tsv (default false). When wheat is
+   * already among the first N organisms it simply becomes polyploid.
+   */
+  polyploid?: boolean;
 }
 
 export interface SimulationSummary {
   name: string;
   seed: number;
+  /** Genomes simulated: `genomes`, plus wheat when `polyploid` added it. */
   genomes: number;
+  /** Codes of the polyploid genomes. */
+  polyploidGenomes: string[];
   /** Simulated families, including those lost everywhere or left in one genome. */
   families: number;
   /** Families in hogs.orthoxml (genes in at least two genomes). */
@@ -60,6 +69,7 @@ export interface SimulationSummary {
   losses: number;
   orthologPairs: number;
   paralogPairs: number;
+  homoeologPairs: number;
   goAnnotations: number;
   xrefs: number;
   uniprotEntries: number;
@@ -132,7 +142,7 @@ export async function simulateRelease(options: SimulationOptions): Promise<Simul
   removeStaleGenomeFiles(out);
 
   // Evolution.
-  const tree = buildSpeciesTree(genomes);
+  const tree = buildSpeciesTree(genomes, { polyploid: options.polyploid ?? false });
   const ctx = evolutionContext(tree, seed);
   const families: Family[] = [];
   for (let i = 1; i <= familyCount; i++) families.push(evolveFamily(ctx, i));
@@ -140,10 +150,14 @@ export async function simulateRelease(options: SimulationOptions): Promise<Simul
 
   // Config, species, tree.
   writeFileSync(join(out, "release.json"), `${JSON.stringify(releaseConfig(name), null, 2)}\n`);
+  // The Subgenomes column (empty for diploids) only when some genome is polyploid.
+  const polyploidGenomes = tree.leaves.filter((l) => l.subgenomes.length > 0);
+  const subgenomes = (l: GenomeLayout): string =>
+    polyploidGenomes.length > 0 ? `\t${tree.leaves[l.genome].subgenomes.join(",")}` : "";
   writeFileSync(
     join(out, "species_info.tsv"),
-    "Name\tNCBITaxonId\tScientificName\n" +
-      layouts.map((l) => `${l.organism.code}\t${l.organism.taxonId}\t${l.organism.scientificName}\n`).join(""),
+    `Name\tNCBITaxonId\tScientificName${polyploidGenomes.length > 0 ? "\tSubgenomes" : ""}\n` +
+      layouts.map((l) => `${l.organism.code}\t${l.organism.taxonId}\t${l.organism.scientificName}${subgenomes(l)}\n`).join(""),
   );
   writeFileSync(join(out, "species_tree.nwk"), `${tree.newick}\n`);
 
@@ -180,7 +194,8 @@ export async function simulateRelease(options: SimulationOptions): Promise<Simul
   const summary: SimulationSummary = {
     name,
     seed,
-    genomes,
+    genomes: tree.leaves.length,
+    polyploidGenomes: polyploidGenomes.map((l) => l.name),
     families: familyCount,
     familiesWritten: xml.familiesWritten,
     singleGenomeFamilies: families.filter((f) => f.genomeCount === 1).length,
@@ -194,6 +209,7 @@ export async function simulateRelease(options: SimulationOptions): Promise<Simul
     losses: families.reduce((s, f) => s + f.losses, 0),
     orthologPairs: truth.orthologPairs,
     paralogPairs: truth.paralogPairs,
+    homoeologPairs: truth.homoeologPairs,
     ...annotations.counts,
     speciesTree: tree.newick,
   };

@@ -3,10 +3,11 @@
  * organisms, internal nodes with a single child collapsed (the child keeps its own name).
  * Genomes are numbered in the tree's leaf order (depth first), which is also the order of
  * species_info.tsv and of the orthoXML species blocks; every subtree holds a contiguous range of
- * genome numbers.
+ * genome numbers. With `polyploid`, bread wheat (POLYPLOID in organisms.ts) joins the chosen
+ * organisms where the real tree puts it, and its leaf carries its subgenomes.
  */
 import { formatNewick, type NewickNode } from "./newick.js";
-import { CLADES, ORGANISMS, ROOT_CLADE, type Organism } from "./organisms.js";
+import { CLADES, ORGANISMS, POLYPLOID, ROOT_CLADE, type Organism } from "./organisms.js";
 
 export interface SpeciesNode {
   name: string;
@@ -29,6 +30,13 @@ export interface SpeciesNode {
   /** Genomes below this node: the range [firstGenome, firstGenome + leafCount). */
   firstGenome: number;
   leafCount: number;
+  /** Subgenome letters of a polyploid genome's leaf (e.g. A, B, D); empty otherwise. */
+  subgenomes: readonly string[];
+  /**
+   * Polyploid leaf: the height (same scale as `height`) at which its subgenomes' progenitors
+   * split, below which each gene exists as homoeologous copies; 0 otherwise.
+   */
+  homoeologHeight: number;
 }
 
 export interface SpeciesTree {
@@ -43,11 +51,19 @@ export interface SpeciesTree {
 /** Largest `--genomes` value. */
 export const MAX_GENOMES = ORGANISMS.length;
 
-export function buildSpeciesTree(genomes: number): SpeciesTree {
+export interface SpeciesTreeOptions {
+  /** Add the polyploid organism (bread wheat) to the first N organisms, as a polyploid genome. */
+  polyploid?: boolean;
+}
+
+export function buildSpeciesTree(genomes: number, options: SpeciesTreeOptions = {}): SpeciesTree {
   if (!Number.isInteger(genomes) || genomes < 1 || genomes > MAX_GENOMES) {
     throw new Error(`genomes must be an integer in 1..${MAX_GENOMES}, got ${genomes}`);
   }
   const chosen = new Map(ORGANISMS.slice(0, genomes).map((o) => [o.code, o]));
+  if (options.polyploid && !chosen.has(POLYPLOID.code)) {
+    chosen.set(POLYPLOID.code, ORGANISMS.find((o) => o.code === POLYPLOID.code)!);
+  }
   const clades = new Map(CLADES.map(([name, age, children]) => [name, { age, children }]));
 
   const build = (name: string): NewickNode | null => {
@@ -80,12 +96,18 @@ export function buildSpeciesTree(genomes: number): SpeciesTree {
       genome: -1,
       firstGenome: leaves.length,
       leafCount: 0,
+      subgenomes: [],
+      homoeologHeight: 0,
     };
     nodes.push(node);
     if (n.children.length === 0) {
       node.genome = leaves.length;
       node.leafCount = 1;
       leaves.push(node);
+      if (options.polyploid && n.name === POLYPLOID.code && parent && rootAge > 0) {
+        node.subgenomes = POLYPLOID.subgenomes;
+        node.homoeologHeight = Math.min(Math.sqrt(POLYPLOID.progenitorAge / rootAge), node.branchLength / 2);
+      }
     } else {
       for (const child of n.children) node.children.push(convert(child, node));
       node.leafCount = leaves.length - node.firstGenome;

@@ -1,7 +1,7 @@
 /**
  * Per-genome files: proteome/CODE.fa (main isoforms and alternative isoforms), cdna/CODE.fa
  * (coding sequences ending in a stop codon, same ids), gff3/CODE.gff (genes laid out along
- * chromosomes 1..k without overlaps) and splice/CODE.splice (only for genomes with isoforms).
+ * chromosomes 1..k without overlaps; a polyploid genome's chromosomes are `1A`…`7D`, layout.ts) and splice/CODE.splice (only for genomes with isoforms).
  *
  * GFF3: a `gene` feature `ID=<main protein id>` spanning all isoforms, its CDS features
  * `ID=CDS:<id>;Parent=<id>;protein_id=<id>`; each alternative isoform has an `mRNA` feature
@@ -37,10 +37,10 @@ export function writeGenome(out: string, layout: GenomeLayout, seed: number, vis
   const counts: GenomeFileCounts = { proteins: 0, isoformGenes: 0, alternativeIsoforms: 0 };
   const species = `OS=${organism.scientificName} OX=${organism.taxonId}`;
   const genes = layout.genes;
-  let chromosome = 0;
+  let chromosome = "";
   let cursor = 0;
 
-  const writeCds = (chr: number, start: number, span: number, strand: 1 | -1, isoform: IsoformStructure, parent: string): void => {
+  const writeCds = (chr: string, start: number, span: number, strand: 1 | -1, isoform: IsoformStructure, parent: string): void => {
     const segments = isoform.segments;
     const lines: string[] = [];
     let done = 0;
@@ -58,8 +58,8 @@ export function writeGenome(out: string, layout: GenomeLayout, seed: number, vis
   };
 
   genes.forEach((gene, rank) => {
-    // Chromosome: genes are split evenly over chromosomes in order.
-    const chr = 1 + Math.floor((rank * layout.chromosomes) / genes.length);
+    // Chromosome: genes are split evenly over chromosomes in order (polyploids: named by the layout).
+    const chr = layout.chromosomeNames ? layout.chromosomeNames[rank] : String(1 + Math.floor((rank * layout.chromosomes) / genes.length));
     if (chr !== chromosome) {
       chromosome = chr;
       cursor = 1 + (eukaryote ? 1000 + rng.int(20000) : rng.int(500));

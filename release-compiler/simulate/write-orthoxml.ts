@@ -12,6 +12,11 @@
  *   so a paralogGroup holds only geneRefs and orthologGroups;
  * - genes are geneRefs of the group directly above them (an orthologGroup, or a paralogGroup
  *   when the gene is one copy of a duplication, e.g. in-species paralogs);
+ * - a polyploid genome's homoeologs (the split of its subgenomes' progenitors, evolve.ts) are
+ *   an orthologGroup whose TaxRange is the genome's own species (a leaf of the taxonomy,
+ *   CompletenessScore 1.0), standing where its single gene would otherwise be; it may hold
+ *   paralogGroups (duplications inside a subgenome) and may itself be a child of a paralogGroup
+ *   (duplications before the split);
  * - when a family's gene tree starts with a duplication, the top-level orthologGroup is written
  *   at the level above that duplication (the parent of the species node below it) and holds
  *   that single paralogGroup, as FastOMA does.

@@ -100,6 +100,37 @@ describe("relations of the simulated release", () => {
     expect(reverse.map((x) => `${x.entry_2.canonicalid} ${x.entry_1.canonicalid} ${MIRROR[x.rel_type]}`).sort()).toEqual(expected.sort());
   });
 
+  it("relates the subgenomes of the polyploid genome: homoeologs exactly as the truth has them", async () => {
+    const homoeologs = parseTsv(readFileSync(resolve(TEST_BUILD, "sim-input/truth/homoeologs.tsv"), "utf8"));
+    expect(homoeologs.length).toBeGreaterThan(20);
+    const wheat = served.manifest.genomes.find((g) => g.subgenomes.length)!;
+    expect(wheat.subgenomes).toEqual(["A", "B", "D"]);
+    // Within the genome's pairs, the homoeologs are the truth's, and rel_type selects them.
+    const pairs = await getAllPages(`${base}/pairs/${wheat.code}/${wheat.code}/?rel_type=homeolog&per_page=1000`);
+    const key = (a: string, b: string) => [a, b].sort().join(" ");
+    expect(new Set(pairs.map((x) => key(x.entry_1.canonicalid, x.entry_2.canonicalid)))).toEqual(new Set(homoeologs.map((r) => key(r.protein1, r.protein2))));
+    for (const x of pairs) expect(x.entry_1.chromosome.slice(-1)).not.toBe(x.entry_2.chromosome.slice(-1));
+    // Per protein: the record links its homoeologs, which list the same partners.
+    const partners = new Map<string, string[]>();
+    for (const r of homoeologs) {
+      partners.set(r.protein1, [...(partners.get(r.protein1) ?? []), r.protein2]);
+      partners.set(r.protein2, [...(partners.get(r.protein2) ?? []), r.protein1]);
+    }
+    for (const [id, expected] of [...partners].filter((_, i) => i % 5 === 0)) {
+      const record = await getJson(`${base}/protein/${id}/`);
+      expect(record.homoeologs).toBe(`${base}/protein/${record.entry_nr}/homoeologs/`);
+      const list = await getJson(record.homoeologs);
+      expect(list.map((p: any) => p.canonicalid).sort()).toEqual(expected.sort());
+      for (const p of list) expect(p).toEqual(byEntry.get(p.entry_nr));
+    }
+    // A diploid genome's proteins have no homoeologs.
+    const diploid = [...byId.values()].find((p) => p.species.code !== wheat.code)!;
+    expect((await getJson(`${base}/protein/${diploid.entry_nr}/`)).homoeologs).toBeNull();
+    const res = await fetch(`${base}/protein/${diploid.entry_nr}/homoeologs/`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ detail: "query protein does not belong to a polyploid genome" });
+  });
+
   it("filters pairs by rel_type, chr1 and chr2 before counting", async () => {
     const all = await getAllPages(`${base}/pairs/HUMAN/MOUSE/?per_page=1000`);
     const oneToOne = await fetch(`${base}/pairs/HUMAN/MOUSE/?rel_type=1:1&per_page=10`);

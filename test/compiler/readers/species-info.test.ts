@@ -34,6 +34,65 @@ describe("readSpeciesInfo problems", () => {
     expect(rows).toEqual([{ code: "WHEAT", taxonId: 4565, scientificName: "Triticum aestivum", subgenomes: ["A", "B", "D"], line: 3 }]);
   });
 
+  it("reads Subgenomes in any column position and case, empty = diploid", async () => {
+    const file = tempFile(
+      "s.tsv",
+      [
+        "subgenomes\tName\tncbitaxonid",
+        "\tHUMAN\t9606",
+        "A,B,D\tWHEAT\t4565",
+        " A , B \tTRITD\t4567",
+        "A,B,C,D,E,F,G,H\tMANYX\t1",
+      ].join("\n"),
+    );
+    const problems = new Problems();
+    const rows = await readSpeciesInfo(file, problems);
+    expect(problems.list).toEqual([]);
+    expect(rows.map((r) => [r.code, r.subgenomes])).toEqual([
+      ["HUMAN", []],
+      ["WHEAT", ["A", "B", "D"]],
+      ["TRITD", ["A", "B"]],
+      ["MANYX", ["A", "B", "C", "D", "E", "F", "G", "H"]],
+    ]);
+    // Without the column every genome is diploid.
+    const plain = await readSpeciesInfo(tempFile("p.tsv", "Name\tNCBITaxonId\nWHEAT\t4565\n"), problems);
+    expect(plain[0].subgenomes).toEqual([]);
+  });
+
+  it("reports bad Subgenomes values with file and line, and skips those rows", async () => {
+    const file = tempFile(
+      "s.tsv",
+      [
+        "Name\tNCBITaxonId\tSubgenomes",
+        "GOODA\t1\tA,B",
+        "LOWER\t2\ta,b",
+        "ONEXX\t3\tA",
+        "TWICE\t4\tA,B,A",
+        "EMPTY\t5\tA,,B",
+        "WORDS\t6\tAB,D",
+        "SPACE\t7\tA B",
+        "DIGIT\t8\t1,2",
+        "SEMIC\t9\tA;B",
+      ].join("\n"),
+    );
+    const problems = new Problems();
+    const rows = await readSpeciesInfo(file, problems);
+    expect(rows.map((r) => r.code)).toEqual(["GOODA"]);
+    expect(problems.list.every((p) => p.file === file)).toBe(true);
+    expect(messages(problems)).toEqual([
+      '3: subgenome "a" is not a single upper-case letter (Subgenomes: "a,b")',
+      '3: subgenome "b" is not a single upper-case letter (Subgenomes: "a,b")',
+      '4: Subgenomes "A" names a single subgenome: a polyploid genome has at least two (leave it empty for a diploid genome)',
+      "5: subgenome A is listed twice",
+      '6: subgenome "" is not a single upper-case letter (Subgenomes: "A,,B")',
+      '7: subgenome "AB" is not a single upper-case letter (Subgenomes: "AB,D")',
+      '8: subgenome "A B" is not a single upper-case letter (Subgenomes: "A B")',
+      '9: subgenome "1" is not a single upper-case letter (Subgenomes: "1,2")',
+      '9: subgenome "2" is not a single upper-case letter (Subgenomes: "1,2")',
+      '10: subgenome "A;B" is not a single upper-case letter (Subgenomes: "A;B")',
+    ]);
+  });
+
   it("reports bad codes, taxon ids, column counts, subgenomes and duplicates", async () => {
     const file = tempFile(
       "s.tsv",
