@@ -5,6 +5,9 @@ import {
   type FamilyRow,
   type GenomeDetail,
   type GenomeInfo,
+  type FamilyGo,
+  type FamilyProfile,
+  type GenomePairRow,
   type GroupRow,
   type HogListRow,
   type Manifest,
@@ -42,6 +45,8 @@ export const LAYOUT = {
   pairsPerShard: 4096,
   pairDirectoryPerShard: 4096,
   hogListPerShard: 2048,
+  profilesPerShard: 64,
+  familyGoPerShard: 64,
   keysPerLeaf: 4096,
 };
 
@@ -339,7 +344,15 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
     const r = pairOrder[k];
     return [rel.entry1[r], rel.entry2[r], rel.code[r], nullIfNaN(rel.distance[r]), nullIfNaN(rel.score[r])];
   });
-  const pairDirectory = writeTable<[number, number]>(blobs, directory.length, LAYOUT.pairDirectoryPerShard, (k) => directory[k]);
+  const shared = sharedGenes(b);
+  const pairDirectory = writeTable<GenomePairRow>(blobs, directory.length, LAYOUT.pairDirectoryPerShard, (k) => [
+    ...directory[k],
+    shared.inFamilies[k],
+    shared.withOrthologs[k],
+  ]);
+  const familyProfiles = similarProfiles(b);
+  const profiles = writeTable<FamilyProfile>(blobs, b.families.length, LAYOUT.profilesPerShard, (f) => familyProfiles[f]);
+  const familyGo = writeTable<FamilyGo>(blobs, b.families.length, LAYOUT.familyGoPerShard, (f) => familyGoRow(b, b.families[f]));
   const hogLists = hogListRows(b);
   const hogList = writeTable<HogListRow>(blobs, hogLists.rows.length, LAYOUT.hogListPerShard, (k) => hogLists.rows[k]);
 
@@ -386,7 +399,7 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
     },
     taxonomy: { names: b.taxonomy.names, parents: b.taxonomy.parents, genomes: b.taxonomy.genomes, taxonIds: b.taxonomy.taxonIds },
     genomes,
-    tables: { proteins, sequences, groups, families, annotations, relations, pairs, pairDirectory, hogList },
+    tables: { proteins, sequences, groups, families, annotations, relations, pairs, pairDirectory, hogList, profiles, familyGo },
     hogLists: { roots: hogLists.roots, levels: hogLists.levels },
     indexes: {
       entryIds: writeKeyIndex(blobs, entryIds, LAYOUT.keysPerLeaf),
@@ -486,6 +499,95 @@ function pairLayout(b: ReleaseBuild): { order: Int32Array; directory: Array<[num
     if (kept(r)) order[next[genomeOf(rel.entry1[r]) * genomes + genomeOf(rel.entry2[r])]++] = r;
   }
   return { order, directory };
+}
+
+/**
+ * Per ordered genome pair (row a · genomes + b): genes of a in a HOG family that also has
+ * genes of b, and genes of a with a pairwise ortholog in b. For a = b: genes of a in a family
+ * with another gene of a, and genes with a close paralog or homoeolog.
+ */
+function sharedGenes(b: ReleaseBuild): { inFamilies: Int32Array; withOrthologs: Int32Array } {
+  const genomes = b.species.length;
+  const genomeOf = (e: number) => b.proteins.genome[e - 1];
+  const inFamilies = new Int32Array(genomes * genomes);
+  const withOrthologs = new Int32Array(genomes * genomes);
+  for (const f of b.families) {
+    const genes = new Map<number, number>();
+    for (const e of f.members) genes.set(genomeOf(e), (genes.get(genomeOf(e)) ?? 0) + 1);
+    for (const [x, nx] of genes) {
+      for (const [y] of genes) if (x !== y || nx > 1) inFamilies[x * genomes + y] += nx;
+    }
+  }
+  const rel = b.relations;
+  const seen = new Set<number>();
+  for (let e = 1; e <= b.proteins.count; e++) {
+    seen.clear();
+    for (let r = rel.first[e]; r < rel.first[e + 1]; r++) seen.add(genomeOf(rel.entry2[r]));
+    for (const g of seen) withOrthologs[genomeOf(e) * genomes + g]++;
+  }
+  return { inFamilies, withOrthologs };
+}
+
+const SIMILAR_PROFILES = 50;
+
+/**
+ * Each family's genome set and the families whose sets are most alike (Jaccard index,
+ * ties by family index). Families with equal sets are compared once; the comparison is
+ * all against all, which suits releases up to ~10^5 families (see FORMAT.md for larger).
+ */
+function similarProfiles(b: ReleaseBuild): FamilyProfile[] {
+  const genomeOf = (e: number) => b.proteins.genome[e - 1];
+  const sets = b.families.map((f) => [...new Set(f.members.map(genomeOf))].sort((x, y) => x - y));
+  const byKey = new Map<string, number[]>();
+  sets.forEach((set, f) => {
+    const key = set.join(",");
+    byKey.set(key, [...(byKey.get(key) ?? []), f]);
+  });
+  const profiles = [...byKey.values()].map((families) => ({ families, set: new Set(sets[families[0]]), size: sets[families[0]].length }));
+  const rootLevels = b.families.map((f) => f.nodes.filter((n) => n.id === f.rootId).flatMap((n) => n.levels));
+  return b.families.map((f, index) => {
+    const own = new Set(sets[index]);
+    const scored: Array<[number, number]> = [];
+    for (const p of profiles) {
+      let common = 0;
+      for (const g of p.set) if (own.has(g)) common++;
+      if (common === 0) continue;
+      const jaccard = common / (own.size + p.size - common);
+      for (const other of p.families) if (other !== index) scored.push([other, jaccard]);
+    }
+    scored.sort((x, y) => y[1] - x[1] || x[0] - y[0]);
+    return {
+      genomes: sets[index],
+      similar: scored.slice(0, SIMILAR_PROFILES).map(([other, jaccard]) => [
+        other + 1,
+        b.families[other].rootId,
+        Math.round(jaccard * 1e4) / 1e4,
+        sets[other],
+        rootLevels[other],
+      ]),
+    };
+  });
+}
+
+/** The GO annotations of a family's members, with each term's name, aspect and information content. */
+function familyGoRow(b: ReleaseBuild, f: FamilyBuild): FamilyGo {
+  const terms: FamilyGo["terms"] = [];
+  const termIndex = new Map<string, number>();
+  const members = f.members.map((e) => {
+    const own = new Set<number>();
+    for (const [id, , , aspect] of b.annotations.rows[e - 1].go) {
+      let t = termIndex.get(id);
+      if (t === undefined) {
+        const term = b.annotations.goTerms.get(id);
+        t = terms.length;
+        terms.push([id, term?.name ?? "", aspect, term?.ic ?? 0]);
+        termIndex.set(id, t);
+      }
+      own.add(t);
+    }
+    return [...own].sort((x, y) => x - y);
+  });
+  return { terms, members };
 }
 
 /**

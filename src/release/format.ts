@@ -49,10 +49,14 @@ export interface Manifest {
      * entry 1, entry 2); the pairs of two genomes are the row range `pairDirectory` gives.
      */
     pairs: TableRef<PairRow>;
-    /** Row = genome index 1 · number of genomes + genome index 2: `[first pairs row, count]`. */
-    pairDirectory: TableRef<[number, number]>;
+    /** Row = genome index 1 · number of genomes + genome index 2: see GenomePairRow. */
+    pairDirectory: TableRef<GenomePairRow>;
     /** HOG list items: root HOGs in family order, then per level every HOG on it (ranges in `hogLists`). */
     hogList: TableRef<HogListRow>;
+    /** Row = family index - 1: the family's genomes and the families of the most similar genome profiles. */
+    profiles: TableRef<FamilyProfile>;
+    /** Row = family index - 1: GO annotations of the family's members, in member (tree) order. */
+    familyGo: TableRef<FamilyGo>;
   };
   /** Row ranges `[first, count]` of `tables.hogList`: the root HOGs, and the HOGs of each level index. */
   hogLists: { roots: [number, number]; levels: Array<[number, number]> };
@@ -263,6 +267,29 @@ export type Relation = [number, number, number | null, number | null];
 
 /** One directed pair: `[entry 1, entry 2, relation type code, distance, score]`. */
 export type PairRow = [number, number, number, number | null, number | null];
+
+/**
+ * What genome 1 shares with genome 2: `[first pairs row, pairs, genes of genome 1 in a HOG
+ * family that has genes of genome 2, genes of genome 1 with a pairwise ortholog in genome 2]`.
+ */
+export type GenomePairRow = [number, number, number, number];
+
+/** Families whose genome sets are closest (Jaccard) to a family's: `[family, root HOG id, Jaccard, genome indexes, levels of the root id]`. */
+export type SimilarProfile = [number, string, number, number[], number[]];
+
+export interface FamilyProfile {
+  /** Genome indexes with members in the family, ascending. */
+  genomes: number[];
+  /** At most 50, most similar first (ties by family index). */
+  similar: SimilarProfile[];
+}
+
+export interface FamilyGo {
+  /** `[GO id, name, aspect letter, information content]` of every term annotated to a member. */
+  terms: Array<[string, string, "P" | "F" | "C", number]>;
+  /** Per member (in the family's member order): indexes into `terms`. */
+  members: number[][];
+}
 
 /**
  * One item of a HOG list: `[HOG id, root HOG number, description, completeness score

@@ -25,6 +25,21 @@ function levelParam(c: AppContext, release: Release): Level {
   return { root: false, level };
 }
 
+/**
+ * The node a HOG id stands for on a level: its own deepest node without a level, the root
+ * with `root`, else its node on that level or, on a more ancient level, the ancestral HOG
+ * containing it.
+ */
+function hogOnLevel(family: FamilyRow, hogId: string, level: Level): { node: number; onLevel: number } {
+  const top = nodesWithId(family, hogId)[0];
+  if (!level) return { node: top, onLevel: family.nodes[top].levels[0] };
+  if (level.root) return { node: 0, onLevel: family.nodes[0].levels[0] };
+  const onLevel = level.level;
+  const node = nodesWithId(family, hogId).find((i) => family.nodes[i].levels.includes(onLevel)) ?? nodeOnLevel(family, top, onLevel);
+  if (node === undefined) throw notFound(NOT_UNIQUE);
+  return { node, onLevel };
+}
+
 /** Child HOG shape: id, level-less URLs and every level of the id. */
 function childHog(release: Release, links: Links, f: FamilyRow, id: string) {
   return {
@@ -50,6 +65,7 @@ function hogRecord(release: Release, links: Links, f: FamilyRow, node: number, l
     roothog_id: f.rootHog,
     completeness_score: n.completeness,
     description: f.description,
+    similar_profile_hogs: links.api(`/hog/${segment(f.rootId)}/similar_profile_hogs/`),
     parent_hogs: parentIds(f, node).map((id) => childHog(release, links, f, id)),
     children_hogs: childIds(f, node).map((id) => childHog(release, links, f, id)),
   };
@@ -109,6 +125,7 @@ export function hogRoutes(app: Hono<AppEnv>) {
             members_url: links.api(`/hog/${segment(id)}/members/`, { level: levelName }),
             roothog_id: rootHog,
             description,
+            similar_profile_hogs: links.api(`/hog/${segment(rootIdOf(id))}/similar_profile_hogs/`),
             ...(onLevel === undefined ? {} : { completeness_score: completeness, nr_genes: genes }),
             ...(since === undefined ? {} : { event: eventSince(release, row, since) }),
           };
@@ -151,21 +168,7 @@ export function hogRoutes(app: Hono<AppEnv>) {
       const links = linksOf(c);
       const level = levelParam(c, release);
       const { hogId, family } = await resolveHog(release, pathParam(c, "hog_id"));
-      const top = nodesWithId(family, hogId)[0];
-      let node: number | undefined;
-      let onLevel: number;
-      if (!level) {
-        node = top;
-        onLevel = family.nodes[top].levels[0];
-      } else if (level.root) {
-        node = 0;
-        onLevel = family.nodes[0].levels[0];
-      } else {
-        onLevel = level.level;
-        // The id's own node on that level, else the ancestral HOG on a more ancient level.
-        node = nodesWithId(family, hogId).find((i) => family.nodes[i].levels.includes(onLevel)) ?? nodeOnLevel(family, top, onLevel);
-        if (node === undefined) throw notFound(NOT_UNIQUE);
-      }
+      const { node, onLevel } = hogOnLevel(family, hogId, level);
       const n = family.nodes[node];
       const members = family.members.slice(n.lo, n.hi).sort((a, b) => a.entry - b.entry);
       return json(c, {
@@ -175,4 +178,73 @@ export function hogRoutes(app: Hono<AppEnv>) {
       });
     },
   );
+
+  getEndpoint(
+    app,
+    "/api/hog/:hog_id/gene_ontology/",
+    "HOG Gene Ontology",
+    "GO terms of a HOG's members on a level, each with the share of members annotated with it (score).",
+    async (c) => {
+      const release = releaseOf(c);
+      const level = levelParam(c, release);
+      const { hogId, family } = await resolveHog(release, pathParam(c, "hog_id"));
+      const { node } = hogOnLevel(family, hogId, level);
+      const n = family.nodes[node];
+      const go = await release.row(release.manifest.tables.familyGo, family.family - 1);
+      const counts = new Map<number, number>();
+      for (let m = n.lo; m < n.hi; m++) for (const t of go.members[m]) counts.set(t, (counts.get(t) ?? 0) + 1);
+      const size = Math.max(1, n.hi - n.lo);
+      const rows = [...counts].map(([t, k]) => {
+        const [term, name, aspect, ic] = go.terms[t];
+        return { id: n.id, GO_term: term, name, aspect: ASPECTS[aspect], ic, score: Math.round((k / size) * 1e4) / 1e4 };
+      });
+      rows.sort((a, b) => (a.aspect < b.aspect ? -1 : a.aspect > b.aspect ? 1 : b.score - a.score || b.ic - a.ic || (a.GO_term < b.GO_term ? -1 : 1)));
+      return json(c, rows);
+    },
+  );
+
+  getEndpoint(
+    app,
+    "/api/hog/:hog_id/similar_profile_hogs/",
+    "Similar Profile HOGs",
+    "Root HOGs whose sets of genomes are most like this HOG family's (Jaccard index); max_results 1 to 50, default 10.",
+    async (c) => {
+      const release = releaseOf(c);
+      const links = linksOf(c);
+      const raw = c.req.query("max_results") ?? "10";
+      const max = /^[0-9]{1,3}$/.test(raw) ? Number(raw) : 0;
+      if (max < 1 || max > 50) throw badRequest("max_results must be positive value <= 50");
+      const { family } = await resolveHog(release, pathParam(c, "hog_id"));
+      const profile = await release.row(release.manifest.tables.profiles, family.family - 1);
+      const { names } = release.manifest.taxonomy;
+      const codes = (genomes: number[]) => genomes.map((g) => release.manifest.genomes[g].code);
+      const id = family.rootId;
+      // The HOG list item of the family's root, whose similar_profile_hogs link becomes the list itself.
+      return json(c, {
+        hog_id: id,
+        level: "root",
+        levels_url: links.api(`/hog/${segment(id)}/`, { level: "root" }),
+        members_url: links.api(`/hog/${segment(id)}/members/`, { level: "root" }),
+        roothog_id: family.rootHog,
+        description: family.description,
+        in_species: codes(profile.genomes),
+        similar_profile_hogs: profile.similar.slice(0, max).map(([, other, jaccard, genomes, levels]) => ({
+          hog_id: other,
+          levels_url: links.api(`/hog/${segment(other)}/`),
+          members_url: links.api(`/hog/${segment(other)}/members/`),
+          alternative_levels: levels.map((l) => names[l]),
+          in_species: codes(genomes),
+          jaccard_similarity: jaccard,
+        })),
+      });
+    },
+  );
+}
+
+const ASPECTS = { P: "biological_process", F: "molecular_function", C: "cellular_component" } as const;
+
+/** The root HOG id of any HOG id: the id without its sub-HOG suffixes. */
+function rootIdOf(id: string): string {
+  const dot = id.indexOf(".");
+  return dot < 0 ? id : id.slice(0, dot);
 }
