@@ -100,7 +100,7 @@ describe("HOG profiles on the simulated release", () => {
     expect(hogs.mrca).toEqual({ taxon_id: expect.any(Number), name: "Euarchontoglires" });
     const bad = await fetch(`${base}/summary/shared_ancestry/${g1}/${g2}/?type=bogus`);
     expect(bad.status).toBe(400);
-    expect((await bad.json()).detail).toBe("Invalid type='bogus'. Choose from: hogs, vps");
+    expect(((await bad.json()) as any).detail).toBe("Invalid type='bogus'. Choose from: hogs, vps");
   });
 });
 
