@@ -1,6 +1,7 @@
 import { Hono, type Context, type Handler } from "hono";
 import type { Env } from "./env.js";
 import { ApiError } from "./errors.js";
+import { browsable } from "./render/browsable.js";
 import { linksFor, type Links } from "./render/links.js";
 import { openRelease, type Release } from "./release/release.js";
 
@@ -19,12 +20,17 @@ export type AppEnv = {
 export type AppContext = Context<AppEnv>;
 
 const GET_ALLOW = "GET, HEAD, OPTIONS";
+const POST_ALLOW = "POST, OPTIONS";
+/** Paths of each app registered by `postEndpoint`: their answers, errors included, allow POST. */
+const postPaths = new WeakMap<Hono<AppEnv>, Set<string>>();
 /** The one endpoint that also answers `format=csv` and `format=tsv`. */
 const PAIRS_PAGE = /^\/api\/pairs\/[^/]+\/[^/]+\/$/;
 export const API_VERSIONS = ["1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11"];
 
 export function createApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: true });
+  const posts = new Set<string>();
+  postPaths.set(app, posts);
 
   app.onError((error, c) => {
     if (error instanceof ApiError) {
@@ -43,12 +49,16 @@ export function createApp(): Hono<AppEnv> {
     throw new ApiError(404, "Not found.");
   });
 
+  // Browsers get every JSON answer as an HTML page (render/browsable.ts). Registered first, so it
+  // wraps everything below and the page shows the headers an API client would get.
+  app.use("*", browsable());
+
   // Headers every response carries, errors included; X-Blob-Reads tells what the request
   // cost in storage reads (0 when the isolate cache had everything).
   app.use("*", async (c, next) => {
     await next();
     c.res.headers.set("Vary", "Accept");
-    if (!c.res.headers.has("Allow")) c.res.headers.set("Allow", GET_ALLOW);
+    if (!c.res.headers.has("Allow")) c.res.headers.set("Allow", posts.has(c.req.path) ? POST_ALLOW : GET_ALLOW);
     const release = c.get("release");
     if (release) c.res.headers.set("X-Blob-Reads", String(release.reads.reads));
   });
@@ -97,6 +107,25 @@ export function getEndpoint(app: Hono<AppEnv>, path: string, name: string, descr
   app.on(["POST", "PUT", "PATCH", "DELETE"], path, (c) => {
     throw new ApiError(405, `Method "${c.req.method}" not allowed.`);
   });
+}
+
+/**
+ * Registers an endpoint that takes a POST body (at each of `paths`): POST, OPTIONS describing
+ * it, and 405 for the read methods and the others; every answer carries `Allow: POST, OPTIONS`.
+ */
+export function postEndpoint(app: Hono<AppEnv>, paths: string[], name: string, description: string, handler: Handler<AppEnv>) {
+  for (const path of paths) {
+    postPaths.get(app)?.add(path);
+    app.post(path, handler);
+    app.options(path, (c) =>
+      c.json({ name, description, renders: ["application/json", "text/html"], parses: ["application/json"] }, 200, {
+        Allow: POST_ALLOW,
+      }),
+    );
+    app.on(["GET", "PUT", "PATCH", "DELETE"], path, (c) => {
+      throw new ApiError(405, `Method "${c.req.method}" not allowed.`);
+    });
+  }
 }
 
 export function releaseOf(c: AppContext): Release {

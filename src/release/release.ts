@@ -110,7 +110,17 @@ function derivedOf(manifest: Manifest) {
 export function releaseView(bucket: R2Bucket, manifest: Manifest): Release {
   const { starts, levelByName } = derivedOf(manifest);
   const reads: ReadCounter = { reads: 0, bytes: 0 };
-  const blob = <T>(hash: string) => readBlob<T>(bucket, hash, reads);
+  // Reads of this request still under way, by hash: concurrent rows of one shard (a bulk
+  // lookup, a page of isoforms) share one storage read. Only within the request (see blobs.ts).
+  const pending = new Map<string, Promise<unknown>>();
+  const blob = <T>(hash: string): Promise<T> => {
+    let read = pending.get(hash);
+    if (!read) {
+      read = readBlob<T>(bucket, hash, reads).finally(() => pending.delete(hash));
+      pending.set(hash, read);
+    }
+    return read as Promise<T>;
+  };
   const shardOf = async <Row>(table: TableRef<Row>, index: number): Promise<TableShard<Row>> =>
     blob<TableShard<Row>>(table.shards[Math.floor(index / table.rowsPerShard)]);
 

@@ -1,0 +1,48 @@
+/**
+ * The OpenAPI 3.1 document of the REST interface. Everything is static data except the
+ * server (the origin and base path the request came in on) and the example ids (taken from
+ * the release served, so the examples resolve on this server).
+ */
+import { HEADERS, parameters, RESPONSES, type Examples } from "./parameters.js";
+import { paths } from "./paths.js";
+import { SCHEMAS, type Schema } from "./schemas.js";
+
+export type { Examples };
+
+const DESCRIPTION = `Read-only orthology database: genomes, proteins, orthologous groups, hierarchical orthologous groups (HOGs), pairwise relations.
+
+**Conventions.** Paths end with \`/\` (without it: 301 to the slashed path, except POST bulk_retrieve, which is answered directly). Every URL in a body is absolute, built from the request's origin (honouring \`X-Forwarded-Proto\`/\`X-Forwarded-Host\`). Responses carry \`Vary: Accept\` and \`Allow\` (\`GET, HEAD, OPTIONS\`, or \`POST, OPTIONS\` for bulk_retrieve), errors included. \`HEAD\` answers the headers of \`GET\` without a body; \`OPTIONS\` answers 200 with \`Allow\` and a JSON description of the endpoint; any other method → 405 \`Method "{METHOD}" not allowed.\` Errors are \`{"detail": "…"}\`, except the list body of an over-broad xref search.
+
+**Versions.** \`Accept: application/json; version=1.6\` selects an interface version (1.0–1.11, default 1.11); an unknown one → 406. It changes the shape of bulk_retrieve (≤ 1.6: plain list) and of \`taxonomy?type=phyloxml\` (≤ 1.10: raw XML).
+
+**Pagination.** Lists are bare JSON arrays; \`page\` (from 1) and \`per_page\` (default 100) select a page; \`X-Total-Count\` gives the total and \`Link\` the first/prev/next/last pages.
+
+**Browsable API.** \`format=api\` appends \`format=api\` to every URL of the body. A browser (an \`Accept\` header that prefers \`text/html\`) gets any JSON answer as an HTML page with the request, the status and headers, the JSON with every URL a link, and page controls; \`format=json\` returns the raw JSON to a browser.
+
+**SOAP.** A legacy SOAP 1.1 RPC interface (namespace \`urn:ORTH\`; operations TestOrthology, ListOrthologs, GetOrthGroup, GetEntry, IdentifySequence, GetMatrixInfo, ListIDTypes, MapIDs) is served at its own endpoint, with its WSDL at \`?wsdl\`; it is not part of this document.`;
+
+const TAGS = [
+  { name: "Service", description: "Resource list, version, this document." },
+  { name: "Proteins", description: "Protein entries and their related data (C.1)." },
+  { name: "Groups", description: "Orthologous groups (C.2)." },
+  { name: "Genomes", description: "Genomes and their proteins (C.3)." },
+  { name: "HOGs", description: "Hierarchical orthologous groups (C.4)." },
+  { name: "Pairs", description: "Pairwise relations between two genomes (C.5)." },
+  { name: "Search", description: "Sequence, function and cross-reference search (C.6)." },
+  { name: "Taxonomy", description: "Species taxonomy and shared ancestry (C.7)." },
+];
+
+/** The document for a server whose API base is `base` (`{origin}{prefix}/api`). */
+export function openApiDocument(base: string, examples: Examples): Schema {
+  // The server root (`{origin}{prefix}`), for the endpoints outside `/api`.
+  const root = base.replace(/\/api$/, "");
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
+    info: { title: "Orthology database REST API", version: "1.11", description: DESCRIPTION },
+    servers: [{ url: base, description: "This server." }],
+    tags: TAGS,
+    paths: paths(root),
+    components: { schemas: SCHEMAS, parameters: parameters(examples), headers: HEADERS, responses: RESPONSES },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * Content negotiation on the `Accept` header (RFC 9110 §12.5.1): the quality a header gives a
+ * media type is the `q` of the most specific range that matches it.
+ */
+
+interface Range {
+  type: string;
+  subtype: string;
+  q: number;
+}
+
+function parse(accept: string): Range[] {
+  const ranges: Range[] = [];
+  for (const part of accept.split(",")) {
+    const [mediaRange, ...params] = part.split(";");
+    const [type, subtype] = mediaRange.trim().toLowerCase().split("/");
+    if (!type || !subtype) continue;
+    let q = 1;
+    for (const param of params) {
+      const [name, value] = param.split("=").map((s) => s.trim());
+      if (name.toLowerCase() === "q") {
+        const n = Number(value);
+        q = Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 1;
+      }
+    }
+    ranges.push({ type, subtype, q });
+  }
+  return ranges;
+}
+
+/** Quality in [0, 1] that `accept` gives `mediaType` (`text/html`); no header accepts everything. */
+export function acceptQuality(accept: string | undefined | null, mediaType: string): number {
+  if (!accept || !accept.trim()) return 1;
+  const [type, subtype] = mediaType.toLowerCase().split("/");
+  let best = -1;
+  let q = 0;
+  for (const r of parse(accept)) {
+    const specificity = r.type === type && r.subtype === subtype ? 2 : r.type === type && r.subtype === "*" ? 1 : r.type === "*" ? 0 : -1;
+    if (specificity < 0) continue;
+    if (specificity > best || (specificity === best && r.q > q)) {
+      best = specificity;
+      q = r.q;
+    }
+  }
+  return q;
+}
+
+/** Whether `accept` ranks `preferred` strictly above `other` (a tie keeps the other, the default). */
+export function prefers(accept: string | undefined | null, preferred: string, other: string): boolean {
+  return acceptQuality(accept, preferred) > acceptQuality(accept, other);
+}
+
+/** A browser asking for a page: `text/html` ranked above JSON (`*\/*` alone, or no header, is an API client). */
+export const prefersHtml = (accept: string | undefined | null): boolean => prefers(accept, "text/html", "application/json");

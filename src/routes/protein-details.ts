@@ -1,0 +1,95 @@
+import type { Hono } from "hono";
+import { getEndpoint, linksOf, pathParam, releaseOf, type AppContext, type AppEnv } from "../app.js";
+import { badRequest, echo } from "../errors.js";
+import { domainsBody, goItems, hogOrthologItem, isoformItem, xrefItems } from "../render/protein-details.js";
+import { json } from "../render/respond.js";
+import { annotationRow, goTerms } from "../release/annotations.js";
+import { hogOrthologs } from "../release/hog-orthologs.js";
+import { proteinRow, resolveEntry } from "../release/resolve.js";
+import { filterXrefs, xrefsOf, type XrefFilter } from "../release/xrefs.js";
+
+const XREF_FILTERS: XrefFilter[] = ["all", "exact", "maindb"];
+const ORTHOLOG_TYPES = new Set(["1:1", "1:n", "m:1", "m:n"]);
+
+/** The entry number of the `entry_id` path parameter (404 when unknown or ambiguous). */
+function entryOf(c: AppContext): Promise<number> {
+  return resolveEntry(releaseOf(c), pathParam(c, "entry_id"));
+}
+
+export function proteinDetailRoutes(app: Hono<AppEnv>) {
+  getEndpoint(
+    app,
+    "/api/protein/:entry_id/domains/",
+    "Protein Domains",
+    "The domains of a protein, with their locations on its sequence.",
+    async (c) => {
+      const release = releaseOf(c);
+      const entry = await entryOf(c);
+      const [row, annotations] = await Promise.all([proteinRow(release, entry), annotationRow(release, entry)]);
+      return json(c, domainsBody(row, annotations));
+    },
+  );
+
+  getEndpoint(
+    app,
+    "/api/protein/:entry_id/xref/",
+    "Protein Cross-references",
+    "The cross-references of a protein (filter=all|exact|maindb).",
+    async (c) => {
+      const release = releaseOf(c);
+      const raw = c.req.query("filter") ?? "all";
+      const filter = raw.toLowerCase() as XrefFilter;
+      if (!XREF_FILTERS.includes(filter)) throw badRequest(`invalid argument for parameter filter: ${echo(raw)}`);
+      const entry = await entryOf(c);
+      const [row, annotations] = await Promise.all([proteinRow(release, entry), annotationRow(release, entry)]);
+      return json(c, xrefItems(release, row, filterXrefs(xrefsOf(row, annotations), filter)));
+    },
+  );
+
+  const geneOntology = async (c: AppContext) => {
+    const release = releaseOf(c);
+    const entry = await entryOf(c);
+    const [row, annotations] = await Promise.all([proteinRow(release, entry), annotationRow(release, entry)]);
+    const terms = await goTerms(release, annotations.go.map(([id]) => id));
+    return json(c, goItems(release, row, annotations, terms));
+  };
+  const goDescription = "The GO annotations of a protein, by aspect, then information content.";
+  getEndpoint(app, "/api/protein/:entry_id/gene_ontology/", "Protein Gene Ontology", goDescription, geneOntology);
+  getEndpoint(app, "/api/protein/:entry_id/ontology/", "Protein Gene Ontology", `${goDescription} Deprecated: use gene_ontology.`, geneOntology);
+
+  getEndpoint(
+    app,
+    "/api/protein/:entry_id/isoforms/",
+    "Protein Isoforms",
+    "Every isoform of the protein's gene, itself included, with its exons as locus.",
+    async (c) => {
+      const release = releaseOf(c);
+      const links = linksOf(c);
+      const entry = await entryOf(c);
+      const row = await proteinRow(release, entry);
+      const isoforms = row.isoforms.length ? await Promise.all(row.isoforms.map((e) => proteinRow(release, e))) : [row];
+      return json(c, isoforms.map((p) => isoformItem(release, links, p)));
+    },
+  );
+
+  getEndpoint(
+    app,
+    "/api/protein/:entry_id/hog_derived_orthologs/",
+    "HOG-derived Orthologs",
+    "The orthologs implied by the protein's HOG, by partner entry number (rel_type filters by relation type).",
+    async (c) => {
+      const release = releaseOf(c);
+      const links = linksOf(c);
+      const entry = await entryOf(c);
+      const relType = c.req.query("rel_type");
+      const row = await proteinRow(release, entry);
+      if (!row.family || !row.hog || (relType !== undefined && !ORTHOLOG_TYPES.has(relType))) return json(c, []);
+      const family = await release.row(release.manifest.tables.families, row.family - 1);
+      const orthologs = hogOrthologs(family, entry, (e) => release.genomeOfEntry(e));
+      return json(
+        c,
+        orthologs.filter((o) => relType === undefined || o.relType === relType).map((o) => hogOrthologItem(release, links, o)),
+      );
+    },
+  );
+}
