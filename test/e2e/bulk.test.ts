@@ -1,0 +1,194 @@
+/**
+ * `POST /api/protein/bulk_retrieve/` (reference C.1 #2, A.2, A.4): both request forms, both
+ * response versions, request order, duplicates, unknown and ambiguous ids, a thousand ids in a
+ * bounded number of blob reads, and every error with its status, detail and `Allow`.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { md5Hex, parseFasta, parseTsv } from "./oracle.js";
+import { serveRelease, TEST_BUILD, type ServedRelease } from "./serve.js";
+
+const INPUT = resolve(TEST_BUILD, "sim-input");
+const read = (path: string) => readFileSync(resolve(INPUT, path), "utf8");
+const ALLOW = "POST, OPTIONS";
+
+describe("bulk retrieve on the simulated release", () => {
+  let served: ServedRelease;
+  let url: string;
+  /** Input protein ids in entry order, with their sequences. */
+  let proteins: Array<{ id: string; entry: number; orthid: string; sequence: string }>;
+
+  const post = (body: unknown, headers: Record<string, string> = {}, target = url) =>
+    fetch(target, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/json", ...headers },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+
+  /** POST, expecting 200 JSON with `Allow: POST, OPTIONS`. */
+  async function retrieve(body: unknown, headers: Record<string, string> = {}): Promise<{ body: any; reads: number }> {
+    const res = await post(body, headers);
+    const text = await res.text();
+    expect(res.status, text.slice(0, 300)).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("application/json");
+    expect(res.headers.get("Allow")).toBe(ALLOW);
+    return { body: JSON.parse(text), reads: Number(res.headers.get("X-Blob-Reads")) };
+  }
+
+  beforeAll(async () => {
+    served = await serveRelease("sim");
+    url = `${served.base}/protein/bulk_retrieve/`;
+    proteins = [];
+    for (const row of parseTsv(read("species_info.tsv"))) {
+      let i = 0;
+      for (const [id, sequence] of parseFasta(read(`proteome/${row.Name}.fa`))) {
+        i += 1;
+        proteins.push({ id, entry: proteins.length + 1, orthid: `${row.Name}${String(i).padStart(5, "0")}`, sequence });
+      }
+    }
+  });
+  afterAll(() => served?.dispose());
+
+  it("returns one {query_id, target} per id in request order: records for known ids, null otherwise", async () => {
+    const xrefs = parseTsv(read("annotations/xrefs.tsv"));
+    const accession = xrefs.find((x) => x.source === "UniProtKB/SwissProt")!;
+    // An id several proteins share (ambiguous), if the inputs have one.
+    const owners = new Map<string, Set<string>>();
+    for (const x of xrefs) if (x.source !== "Description") owners.set(x.xref, (owners.get(x.xref) ?? new Set()).add(x.protein_id));
+    const ambiguous = [...owners].find(([, o]) => o.size > 1)?.[0];
+    const [a, b, c] = [proteins[0], proteins[57], proteins[proteins.length - 1]];
+    const ids: Array<string | number> = [c.orthid, a.entry, "NO_SUCH_ID", b.id, accession.xref, a.entry, 0, ...(ambiguous ? [ambiguous] : [])];
+    const { body } = await retrieve({ ids });
+    expect(body.map((r: any) => r.query_id)).toEqual(ids.map(String));
+    const expectedIds = [c.id, a.id, null, b.id, accession.protein_id, a.id, null, ...(ambiguous ? [null] : [])];
+    expect(body.map((r: any) => r.target?.canonicalid ?? null)).toEqual(expectedIds);
+    for (const r of body.filter((x: any) => x.target)) {
+      const p = proteins.find((x) => x.id === r.target.canonicalid)!;
+      expect(r.target.entry_nr).toBe(p.entry);
+      expect(r.target.orthid).toBe(p.orthid);
+      expect(r.target.sequence).toBe(p.sequence);
+      expect(r.target.sequence_md5).toBe(md5Hex(p.sequence));
+      // The same Protein record as the protein endpoint gives.
+      expect(r.target).toEqual(await (await fetch(`${served.base}/protein/${p.entry}/`)).json());
+    }
+    // A bare list is the same request.
+    expect((await retrieve(ids)).body).toEqual(body);
+  });
+
+  it("returns the plain list of resolved records for version 1.6 and below", async () => {
+    const ids = [proteins[3].orthid, "NOPE", proteins[1].entry, proteins[3].id];
+    for (const version of ["1.6", "1.0"]) {
+      const { body } = await retrieve({ ids }, { Accept: `application/json; version=${version}` });
+      expect(body.map((r: any) => r.canonicalid)).toEqual([proteins[3].id, proteins[1].id, proteins[3].id]);
+    }
+    const { body } = await retrieve({ ids }, { Accept: "application/json; version=1.7" });
+    expect(body.map((r: any) => r.query_id)).toEqual(ids.map(String));
+    expect(body[1].target).toBeNull();
+  });
+
+  it("resolves a thousand ids reading each shard once", async () => {
+    // Every 3rd entry from a point where the earlier tests read nothing, some twice.
+    const start = Math.floor(proteins.length / 3);
+    const picked = Array.from({ length: 1000 }, (_, i) => proteins[(start + 3 * i) % proteins.length]);
+    const ids = picked.map((p, i) => (i % 2 ? p.entry : p.orthid));
+    const t0 = performance.now();
+    const { body, reads } = await retrieve({ ids });
+    const ms = performance.now() - t0;
+    expect(body).toHaveLength(1000);
+    expect(body.map((r: any) => r.target.canonicalid)).toEqual(picked.map((p) => p.id));
+    const { tables } = served.manifest;
+    const shards = (rowsPerShard: number) => new Set(picked.map((p) => Math.floor((p.entry - 1) / rowsPerShard))).size;
+    expect(reads).toBeGreaterThan(0);
+    expect(reads).toBeLessThanOrEqual(shards(tables.proteins.rowsPerShard) + shards(tables.sequences.rowsPerShard));
+    expect(ms).toBeLessThan(5000);
+  });
+
+  it("serves the path without the trailing slash too, and the named release path", async () => {
+    const ids = [proteins[5].entry];
+    const withSlash = (await retrieve({ ids })).body;
+    const res = await post({ ids }, {}, `${served.base}/protein/bulk_retrieve`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Allow")).toBe(ALLOW);
+    expect(await res.json()).toEqual(withSlash);
+    const named = await post({ ids }, {}, `${served.origin}/release/${served.manifest.name}/api/protein/bulk_retrieve/`);
+    expect(named.status).toBe(200);
+    expect(((await named.json()) as any)[0].target.entry_url).toBe(`${served.origin}/release/${served.manifest.name}/api/protein/${proteins[5].entry}/`);
+  });
+
+  it("answers OPTIONS with its description, and refuses other methods with 405", async () => {
+    const options = await fetch(url, { method: "OPTIONS" });
+    expect(options.status).toBe(200);
+    expect(options.headers.get("Allow")).toBe(ALLOW);
+    expect(((await options.json()) as any).name).toBe("Protein Bulk Retrieve");
+    for (const method of ["GET", "PUT", "DELETE"]) {
+      const res = await fetch(url, { method });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get("Allow")).toBe(ALLOW);
+      expect(await res.json()).toEqual({ detail: `Method "${method}" not allowed.` });
+    }
+    const head = await fetch(url, { method: "HEAD" });
+    expect(head.status).toBe(405);
+    expect(head.headers.get("Allow")).toBe(ALLOW);
+  });
+
+  it("refuses bad bodies with the statuses and details of the reference, always with Allow: POST, OPTIONS", async () => {
+    const tooMany = Array.from({ length: 1001 }, (_, i) => i + 1);
+    const cases: Array<[unknown, Record<string, string>, number, string | RegExp]> = [
+      [{ ids: [1] }, { "Content-Type": "text/plain" }, 415, 'Unsupported media type "text/plain" in request.'],
+      [{ ids: [1] }, { "Content-Type": "application/x-www-form-urlencoded" }, 415, 'Unsupported media type "application/x-www-form-urlencoded" in request.'],
+      ['{"ids": [1,', {}, 400, /^JSON parse error - ./],
+      ["", {}, 400, /^JSON parse error - ./],
+      [{ accessions: [1] }, {}, 404, "No results found"],
+      [{}, {}, 404, "No results found"],
+      [{ ids: tooMany }, {}, 400, "POST request exceeded max number of ids. Please limit to 1000"],
+      [tooMany, {}, 400, "POST request exceeded max number of ids. Please limit to 1000"],
+      [{ ids: "HUMAN00001" }, {}, 400, '"ids" must be a list of protein ids (strings or integers).'],
+      [{ ids: [1, [2, 3]] }, {}, 400, "Invalid id at position 1: ids must be strings or integers, not [2,3]."],
+      [[{ id: 1 }], {}, 400, 'Invalid id at position 0: ids must be strings or integers, not {"id":1}.'],
+      [[null], {}, 400, "Invalid id at position 0: ids must be strings or integers, not null."],
+      ["42", {}, 400, 'The body must be a JSON list of protein ids or an object {"ids": [...]}.'],
+      [{ ids: [1] }, { Accept: "application/json; version=9.9" }, 406, 'Invalid version in "Accept" header.'],
+    ];
+    for (const [body, headers, status, detail] of cases) {
+      const res = await post(body, headers);
+      const label = `${JSON.stringify(body).slice(0, 40)} ${JSON.stringify(headers)}`;
+      expect(res.status, label).toBe(status);
+      expect(res.headers.get("Allow"), label).toBe(ALLOW);
+      expect(res.headers.get("Content-Type")).toBe("application/json");
+      const json = (await res.json()) as any;
+      if (typeof detail === "string") expect(json, label).toEqual({ detail });
+      else expect(json.detail, label).toMatch(detail);
+    }
+    const noType = await fetch(url, { method: "POST", body: new Blob(['{"ids":[1]}']) });
+    expect(noType.status).toBe(415);
+    expect(await noType.json()).toEqual({ detail: 'Unsupported media type "" in request.' });
+  });
+
+  it("refuses a body over 1 MB with 413, whatever Content-Length says", async () => {
+    const big = JSON.stringify({ ids: ["x".repeat(1_100_000)] });
+    const res = await post(big);
+    expect(res.status).toBe(413);
+    expect(res.headers.get("Allow")).toBe(ALLOW);
+    expect(((await res.json()) as any).detail).toMatch(/too large/);
+    // Streamed without a length (chunked): the reader counts the bytes itself.
+    const chunk = new TextEncoder().encode(`"${"y".repeat(64 * 1024)}",`);
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(new TextEncoder().encode("["));
+        if (sent > 40) {
+          controller.enqueue(new TextEncoder().encode('"z"]'));
+          controller.close();
+          return;
+        }
+        controller.enqueue(chunk);
+        sent += 1;
+      },
+    });
+    const streamed = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: stream, duplex: "half" } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(streamed.headers.get("Allow")).toBe(ALLOW);
+  });
+});
