@@ -7,6 +7,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app.js";
 import { prefersHtml } from "./accept.js";
+import { readCapped } from "./capped-body.js";
 import { browsablePage, htmlHeaders, statusText, type ShownBody } from "./html.js";
 import { linksFor } from "./links.js";
 
@@ -28,40 +29,15 @@ export async function readShownBody(body: ReadableStream<Uint8Array> | null, dec
     await body.cancel().catch(() => {});
     return { kind: "too-large", bytes: Number(declaredLength), cap };
   }
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > cap) {
-        await reader.cancel().catch(() => {});
-        return { kind: "too-large", bytes: size, cap };
-      }
-      chunks.push(value);
-    }
-  } catch {
-    const partial = new TextDecoder().decode(concat(chunks, size));
-    return { kind: "text", text: partial, note: "The response was cut short; this is what arrived." };
-  }
-  const text = new TextDecoder().decode(concat(chunks, size));
+  const read = await readCapped(body, cap);
+  if (read.kind === "over") return { kind: "too-large", bytes: read.size, cap };
+  const text = new TextDecoder().decode(read.bytes);
+  if (read.kind === "broken") return { kind: "text", text, note: "The response was cut short; this is what arrived." };
   try {
     return { kind: "json", value: JSON.parse(text) };
   } catch {
     return { kind: "text", text, note: "The response is not valid JSON." };
   }
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
 }
 
 /** The middleware: registered outermost, so the page shows the headers an API client would get. */

@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { checkAcceptVersion, linksOf, postEndpoint, releaseOf, type AppContext, type AppEnv } from "../app.js";
 import { ApiError, badRequest, echo, notFound } from "../errors.js";
+import { readCapped } from "../render/capped-body.js";
 import { proteinRecord } from "../render/protein.js";
 import { json } from "../render/respond.js";
 import { proteinsWithSequences, resolveEntries } from "../release/bulk.js";
@@ -12,28 +13,11 @@ const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json$/;
 
 /** The body as text, read chunk by chunk and refused past the cap whatever Content-Length says. */
 async function readBody(request: Request): Promise<string> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw new ApiError(413, `Request body too large: at most ${MAX_BODY_BYTES} bytes.`);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
+  const read = await readCapped(request.body, MAX_BODY_BYTES);
+  if (read.kind === "over") throw new ApiError(413, `Request body too large: at most ${MAX_BODY_BYTES} bytes.`);
+  if (read.kind === "broken") throw badRequest("JSON parse error - the body was cut short");
   try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(read.bytes);
   } catch {
     throw badRequest("JSON parse error - the body is not valid UTF-8");
   }

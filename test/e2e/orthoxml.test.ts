@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateXML } from "xmllint-wasm";
 import { data, hasSharedData, warnWithoutSharedData } from "../shared-data.js";
 import { parseFasta, parseTsv } from "./oracle.js";
-import { serveRelease, TEST_BUILD, type ServedRelease } from "./serve.js";
+import { serveRealReleases, serveRelease, TEST_BUILD, type ServedRelease } from "./serve.js";
 import { findAll, parseXml, type XmlElement } from "./xml-oracle.js";
 
 warnWithoutSharedData("the orthoXML schema validation and the primates orthoXML comparison");
@@ -238,13 +238,9 @@ describe("orthoXML of the simulated release", () => {
 describe.skipIf(!hasSharedData)("orthoXML of the real releases", () => {
   let primates: ServedRelease;
   let bacteria: ServedRelease;
-
-  beforeAll(async () => {
-    [primates, bacteria] = await Promise.all([serveRelease("primates"), serveRelease("bacteria3")]);
-  });
-  afterAll(async () => {
-    await primates?.dispose();
-    await bacteria?.dispose();
+  serveRealReleases((p, b) => {
+    primates = p;
+    bacteria = b;
   });
 
   it("primates: gives back the input's orthologGroups (level and genes) and root ids, valid against the schema", async () => {

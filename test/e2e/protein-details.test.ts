@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { data, hasSharedData, warnWithoutSharedData } from "../shared-data.js";
 import { parseFasta, parseTsv } from "./oracle.js";
-import { serveRelease, TEST_BUILD, type ServedRelease } from "./serve.js";
+import { serveRealReleases, serveRelease, TEST_BUILD, type ServedRelease } from "./serve.js";
 
 warnWithoutSharedData("the protein detail tests on the real primates and bacteria3 releases");
 const INPUT = resolve(TEST_BUILD, "sim-input");
@@ -333,13 +333,9 @@ describe("protein details of the simulated release", () => {
 describe.skipIf(!hasSharedData)("protein details of the real releases", () => {
   let primates: ServedRelease;
   let bacteria: ServedRelease;
-
-  beforeAll(async () => {
-    [primates, bacteria] = await Promise.all([serveRelease("primates"), serveRelease("bacteria3")]);
-  });
-  afterAll(async () => {
-    await primates?.dispose();
-    await bacteria?.dispose();
+  serveRealReleases((p, b) => {
+    primates = p;
+    bacteria = b;
   });
 
   it("primates: HUMAN GO annotations and cross-references are those of HUMAN.gaf and HUMAN.xrefs.tsv", async () => {

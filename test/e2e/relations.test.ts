@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasSharedData, SHARED_DATA, warnWithoutSharedData } from "../shared-data.js";
 import { parseTsv } from "./oracle.js";
-import { getAllPages, getJson, serveRelease, TEST_BUILD, type ServedRelease } from "./serve.js";
+import { getAllPages, getJson, serveRealReleases, serveRelease, TEST_BUILD, type ServedRelease } from "./serve.js";
 
 const MIRROR: Record<string, string> = { "1:1": "1:1", "1:n": "m:1", "m:1": "1:n", "m:n": "m:n" };
 
@@ -270,12 +270,9 @@ warnWithoutSharedData("pairwise relations of bacteria3 and primates-chr12");
 describe.skipIf(!hasSharedData)("relations of the real releases", () => {
   let primates: ServedRelease;
   let bacteria: ServedRelease;
-  beforeAll(async () => {
-    [primates, bacteria] = await Promise.all([serveRelease("primates"), serveRelease("bacteria3")]);
-  });
-  afterAll(async () => {
-    await primates?.dispose();
-    await bacteria?.dispose();
+  serveRealReleases((p, b) => {
+    primates = p;
+    bacteria = b;
   });
 
   it("serves bacteria3's orthologs exactly as its orthologs.tsv lists them", async () => {

@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Miniflare } from "miniflare";
+import { afterAll, beforeAll } from "vitest";
 import { folderFiles, loadRelease } from "../../release-compiler/local/r2-loader.js";
 import type { Manifest } from "../../src/release/format.js";
 import { jsonClient } from "../json-client.js";
@@ -39,3 +40,16 @@ export async function serveRelease(name: string): Promise<ServedRelease> {
 
 /** JSON requests over real HTTP (see test/json-client.ts). */
 export const { getJson, getAllPages } = jsonClient(fetch);
+
+/**
+ * Serves primates-chr12 and bacteria3 for the enclosing describe block (before its tests,
+ * disposed after them), handing both to `use`.
+ */
+export function serveRealReleases(use: (primates: ServedRelease, bacteria: ServedRelease) => void): void {
+  let served: ServedRelease[] = [];
+  beforeAll(async () => {
+    served = await Promise.all([serveRelease("primates"), serveRelease("bacteria3")]);
+    use(served[0], served[1]);
+  });
+  afterAll(() => Promise.all(served.map((s) => s.dispose())));
+}

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { data, hasSharedData, warnWithoutSharedData } from "../shared-data.js";
 import { parseTsv } from "./oracle.js";
-import { getJson, serveRelease, TEST_BUILD, type ServedRelease } from "./serve.js";
+import { getJson, serveRealReleases, serveRelease, TEST_BUILD, type ServedRelease } from "./serve.js";
 import { findAll, parseXml, type XmlElement } from "./xml-oracle.js";
 
 warnWithoutSharedData("the taxonomy tests on the real primates and bacteria3 releases");
@@ -225,13 +225,9 @@ describe("taxonomy of the simulated release", () => {
 describe.skipIf(!hasSharedData)("taxonomy of the real releases", () => {
   let primates: ServedRelease;
   let bacteria: ServedRelease;
-
-  beforeAll(async () => {
-    [primates, bacteria] = await Promise.all([serveRelease("primates"), serveRelease("bacteria3")]);
-  });
-  afterAll(async () => {
-    await primates?.dispose();
-    await bacteria?.dispose();
+  serveRealReleases((p, b) => {
+    primates = p;
+    bacteria = b;
   });
 
   it("primates: the input tree with the species' NCBI ids; the species-code newick is the input", async () => {
