@@ -60,6 +60,29 @@ describe.each(releases)("blob reads per request on %s", (name) => {
         cases.push([`/group/${group.fingerprint}/`, 2], [`/group/${g.code}${String(member - g.firstEntry + 1).padStart(5, "0")}/`, 2]);
       }
 
+      // The cases above read distinct blobs; those below may meet blobs read before (on a small
+      // release one shard holds several genomes), so they count for the bounds only.
+      const distinct = cases.filter(([, bound]) => bound > 0).length;
+      // Endpoints built on relations, annotations and HOG lists, each on a genome of its own.
+      const at = (g: number, k: number) => manifest.genomes[g % manifest.genomes.length].firstEntry + k;
+      const family = Math.max(1, Math.floor(manifest.counts.families / 3));
+      const familyHog = `HOG:${manifest.hogPrefix}${String(family).padStart(7, "0")}`;
+      const [g1, g2] = [manifest.genomes[2], manifest.genomes[3]];
+      cases.push(
+        [`/protein/${at(2, 5)}/orthologs/`, 3],
+        [`/protein/${at(3, 7)}/domains/`, 2],
+        [`/protein/${at(4, 9)}/xref/`, 2],
+        [`/protein/${at(5, 11)}/hog_derived_orthologs/`, 2],
+        [`/protein/${at(6, 13)}/isoforms/`, 2],
+        [`/genome/${manifest.genomes[7 % manifest.genomes.length].code}/genes/`, 3],
+        [`/group/${Math.max(1, Math.floor(manifest.counts.groups / 3))}/close_groups/`, 1],
+        ["/hog/?page=2&per_page=10", 1],
+        [`/pairs/${g1.code}/${g2.code}/?per_page=10`, 5],
+        [`/summary/shared_ancestry/${g1.code}/${g2.code}/`, 2],
+        [`/hog/${familyHog}/similar_profile_hogs/`, 3],
+        [`/hog/${familyHog}/gene_ontology/`, 3],
+      );
+
       let coldReads = 0;
       for (const [path, bound] of cases) {
         const res = await fetch(`${base}${path}`);
@@ -70,7 +93,7 @@ describe.each(releases)("blob reads per request on %s", (name) => {
         coldReads += reads;
       }
       // The cold pass really went to storage: every case with a non-zero bound read something.
-      expect(coldReads).toBeGreaterThanOrEqual(cases.filter(([, bound]) => bound > 0).length);
+      expect(coldReads).toBeGreaterThanOrEqual(distinct);
       for (const [path] of cases) {
         const res = await fetch(`${base}${path}`);
         await res.arrayBuffer();
