@@ -32,7 +32,9 @@ import { readOrthoXml } from "./readers/orthoxml.js";
 import { readPairsTsv } from "./readers/pairs.js";
 import { readSpeciesInfo } from "./readers/species-info.js";
 import { blobWriter, type BlobWriter } from "./write/blobs.js";
+import { writeSequenceIndex } from "./write/sequence-index.js";
 import { writeKeyIndex, writeTable } from "./write/tables.js";
+import { writeXrefSearch } from "./write/xref-search.js";
 
 /** Shard sizes: a shard is one blob read, so these trade request cost against blob count. */
 export const LAYOUT = {
@@ -47,6 +49,7 @@ export const LAYOUT = {
   hogListPerShard: 2048,
   profilesPerShard: 64,
   familyGoPerShard: 64,
+  peptidesPerShard: 256,
   keysPerLeaf: 4096,
 };
 
@@ -353,6 +356,8 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
   const familyProfiles = similarProfiles(b);
   const profiles = writeTable<FamilyProfile>(blobs, b.families.length, LAYOUT.profilesPerShard, (f) => familyProfiles[f]);
   const familyGo = writeTable<FamilyGo>(blobs, b.families.length, LAYOUT.familyGoPerShard, (f) => familyGoRow(b, b.families[f]));
+  const peptides = writeTable<string>(blobs, p.count, LAYOUT.peptidesPerShard, (i) => p.sequence[i]);
+  const sequenceIndex = writeSequenceIndex(blobs, p.count, (e) => p.sequence[e - 1]);
   const hogLists = hogListRows(b);
   const hogList = writeTable<HogListRow>(blobs, hogLists.rows.length, LAYOUT.hogListPerShard, (k) => hogLists.rows[k]);
 
@@ -390,6 +395,7 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
     format: FORMAT_VERSION,
     name: b.config.name,
     hogPrefix: b.config.hogReleaseLetter ?? "",
+    date: b.config.date ?? "",
     counts: {
       genomes: genomes.length,
       proteins: p.count,
@@ -399,8 +405,10 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
     },
     taxonomy: { names: b.taxonomy.names, parents: b.taxonomy.parents, genomes: b.taxonomy.genomes, taxonIds: b.taxonomy.taxonIds },
     genomes,
-    tables: { proteins, sequences, groups, families, annotations, relations, pairs, pairDirectory, hogList, profiles, familyGo },
+    tables: { proteins, sequences, groups, families, annotations, relations, pairs, pairDirectory, hogList, profiles, familyGo, peptides },
+    sequenceIndex,
     hogLists: { roots: hogLists.roots, levels: hogLists.levels },
+    xrefSearch: writeXrefSearch(blobs, p, b.annotations.rows, b.species.map((s) => s.code)),
     indexes: {
       entryIds: writeKeyIndex(blobs, entryIds, LAYOUT.keysPerLeaf),
       fingerprints: writeKeyIndex(blobs, fingerprintIndex, LAYOUT.keysPerLeaf),

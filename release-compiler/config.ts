@@ -14,6 +14,8 @@ export interface ReleaseConfig {
   name: string;
   /** Single capital letter distinguishing the HOG ids of this release (`HOG:A0000001`). */
   hogReleaseLetter?: string;
+  /** Release date, YYYY-MM-DD: the date of function annotations (kept out of the clock so output is reproducible). */
+  date?: string;
   speciesInfo: string;
   speciesTree: string;
   /** Folder of `CODE.fa`. */
@@ -34,11 +36,12 @@ export interface ReleaseConfig {
   domains?: string;
 }
 
-type Kind = "string" | "letter" | "file" | "folder" | "files";
+type Kind = "string" | "letter" | "date" | "file" | "folder" | "files";
 
 const KEYS: Record<string, { kind: Kind; required: boolean; field: keyof ReleaseConfig }> = {
   name: { kind: "string", required: true, field: "name" },
   hog_release_letter: { kind: "letter", required: false, field: "hogReleaseLetter" },
+  date: { kind: "date", required: false, field: "date" },
   species_info: { kind: "file", required: true, field: "speciesInfo" },
   species_tree: { kind: "file", required: true, field: "speciesTree" },
   proteomes: { kind: "folder", required: true, field: "proteomes" },
@@ -142,6 +145,11 @@ export async function loadConfig(configPath: string): Promise<{ config?: Release
       case "string":
         if (typeof value !== "string" || value.trim() === "") {
           problems.report(file, line, `"${key}" must be a non-empty string, found ${typeName(value)}`);
+        } else values[spec.field] = value;
+        break;
+      case "date":
+        if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
+          problems.report(file, line, `"${key}" must be a date YYYY-MM-DD, found ${typeName(value)}`);
         } else values[spec.field] = value;
         break;
       case "letter":

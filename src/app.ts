@@ -53,14 +53,17 @@ export function createApp(): Hono<AppEnv> {
   // wraps everything below and the page shows the headers an API client would get.
   app.use("*", browsable());
 
-  // Headers every response carries, errors included; X-Blob-Reads tells what the request
-  // cost in storage reads (0 when the isolate cache had everything).
+  // Headers every response carries, errors included; X-Blob-Reads and X-Blob-Bytes tell what
+  // the request cost in storage reads (0 when the isolate cache had everything).
   app.use("*", async (c, next) => {
     await next();
     c.res.headers.set("Vary", "Accept");
     if (!c.res.headers.has("Allow")) c.res.headers.set("Allow", posts.has(c.req.path) ? POST_ALLOW : GET_ALLOW);
     const release = c.get("release");
-    if (release) c.res.headers.set("X-Blob-Reads", String(release.reads.reads));
+    if (release) {
+      c.res.headers.set("X-Blob-Reads", String(release.reads.reads));
+      c.res.headers.set("X-Blob-Bytes", String(release.reads.bytes));
+    }
   });
 
   // Canonical paths end with "/": redirect GET and HEAD, keeping the query.

@@ -6,6 +6,8 @@ import { hogRoutes } from "./routes/hogs.js";
 import { proteinRoutes } from "./routes/proteins.js";
 import { relationRoutes } from "./routes/relations.js";
 import { summaryRoutes } from "./routes/summary.js";
+import { sequenceSearchRoutes } from "./routes/sequence-search.js";
+import { xrefSearchRoutes } from "./routes/xref-search.js";
 import { schemaRoutes } from "./routes/schema.js";
 import { versionRoutes } from "./routes/version.js";
 import { bulkRoutes } from "./routes/bulk.js";
@@ -29,6 +31,8 @@ groupRoutes(app);
 hogRoutes(app);
 relationRoutes(app);
 summaryRoutes(app);
+sequenceSearchRoutes(app);
+xrefSearchRoutes(app);
 
 // The OpenAPI document and the documentation page (routes/schema.ts); the route table is
 // exported so a test can hold the document and the app to the same endpoints.

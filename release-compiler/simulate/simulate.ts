@@ -90,6 +90,7 @@ export function releaseConfig(name: string): Record<string, unknown> {
   return {
     name,
     hog_release_letter: "S",
+    date: "2026-11-01",
     species_info: "species_info.tsv",
     species_tree: "species_tree.nwk",
     proteomes: "proteome",

@@ -146,9 +146,9 @@ export function parameters(ex: Examples): Record<string, Schema> {
     ),
     xref_search: query(
       "search",
-      "Case-insensitive substring of cross-reference ids. Missing or shorter than 3 characters → `[]`; " +
-        "too many hits → 400 with a list body.",
-      { type: "string", minLength: 3 },
+      "Case-insensitive substring (taken literally) of cross-reference ids, canonical ids and orthids. " +
+        "Missing or shorter than 3 characters → `[]`; more than 20,000 hits → 400 with a list body.",
+      { type: "string" },
       { example: ex.entry },
     ),
     taxonomy_type: query(

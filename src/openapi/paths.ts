@@ -5,8 +5,6 @@
 import { arrayOf, ref, type Schema } from "./schemas.js";
 import { COMMON_HEADERS, HEADERS, PAGE_HEADERS } from "./parameters.js";
 
-const PLANNED = "\n\n*Planned (issue 5): described by the contract, not served yet.*";
-
 const RESPONSE_BY_STATUS: Record<number, string> = {
   400: "BadRequest",
   404: "NotFound",
@@ -403,7 +401,7 @@ export function paths(root: string): Record<string, Schema> {
       tag: "Search",
       summary: "Proteins by sequence",
       description:
-        "Exact containment search, approximate search (k-mers and Smith-Waterman), or mixed (E.2). No hit → `targets: []`." + PLANNED,
+        "Exact containment search (k-mer index, every candidate checked against its sequence), approximate search (the 50 entries sharing most sampled 5-mers, aligned by Smith-Waterman with BLOSUM62 and gaps of 11 + k; scores under 70 dropped), or mixed: exact, then approximate when exact finds nothing (E.2). No hit → `targets: []`. A query found in more than 2,000 entries → 400.",
       params: ["sequence_query", "search", "full_length", "format"],
       ok: json("Search result.", ref("SequenceSearch")),
       errors: [400],
@@ -412,7 +410,7 @@ export function paths(root: string): Record<string, Schema> {
       id: "annotateFunction",
       tag: "Search",
       summary: "GO functions of a sequence",
-      description: "GO annotations transferred from exact or close matches (E.3); `[]` when nothing qualifies." + PLANNED,
+      description: "GO annotations transferred from exact or close matches (E.3); `[]` when nothing qualifies or the query has fewer than 25 residues.",
       params: ["function_query", "format"],
       ok: json("GAF-like annotations.", arrayOf(ref("FunctionAnnotation"))),
       errors: [400],
@@ -422,8 +420,10 @@ export function paths(root: string): Record<string, Schema> {
       tag: "Search",
       summary: "Cross-references by substring",
       description:
-        "Case-insensitive substring search over all cross-reference ids, sorted by (xref, entry_nr), one item per (xref, entry_nr)." +
-        PLANNED,
+        "Case-insensitive substring search (the query taken literally, at least 3 characters) over every cross-reference id, " +
+        "canonical id (source `SourceID`) and orthid (source `orthid`) of the release; items sorted by (xref, entry_nr), one per " +
+        "(xref, entry_nr): the one whose source sorts first. Not paginated. More than 20,000 hits → 400 with a list body " +
+        '`["Query too unspecific. Matches >20000 elements"]`.',
       params: ["xref_search", "format"],
       ok: json("Matches.", arrayOf(ref("XrefSearchItem"))),
       special: { "400": { ...json("Too many matches: the body is a list.", ref("ErrorList")) } },

@@ -8,7 +8,7 @@
  * search over the first key of each leaf, kept in the manifest.
  */
 
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 
 /** Hex digits of the SHA-256 of a blob's bytes that make up its name. */
 export const BLOB_HASH_HEX_LENGTH = 32;
@@ -28,6 +28,8 @@ export interface Manifest {
   name: string;
   /** Letters inserted after `HOG:` in this release's HOG ids (`E` in `HOG:E0000003`); may be "". */
   hogPrefix: string;
+  /** Release date `YYYY-MM-DD` from the release config; "" when it gives none. */
+  date: string;
   counts: ReleaseCounts;
   taxonomy: Taxonomy;
   genomes: GenomeInfo[];
@@ -57,7 +59,11 @@ export interface Manifest {
     profiles: TableRef<FamilyProfile>;
     /** Row = family index - 1: GO annotations of the family's members, in member (tree) order. */
     familyGo: TableRef<FamilyGo>;
+    /** Row = entry number - 1: the amino-acid sequence alone, for sequence search (no cDNA to carry). */
+    peptides: TableRef<string>;
   };
+  /** k-mer postings of every protein sequence, for sequence search (see KmerShard). */
+  sequenceIndex: SequenceIndexRef;
   /** Row ranges `[first, count]` of `tables.hogList`: the root HOGs, and the HOGs of each level index. */
   hogLists: { roots: [number, number]; levels: Array<[number, number]> };
   indexes: {
@@ -70,6 +76,8 @@ export interface Manifest {
     /** GO term id → name, aspect and information content. */
     goTerms: KeyIndexRef<GoTerm>;
   };
+  /** Cross-reference search: every searchable id and a gram index over them (see XrefSearchRef). */
+  xrefSearch: XrefSearchRef;
 }
 
 export interface ReleaseCounts {
@@ -299,6 +307,68 @@ export interface FamilyGo {
  */
 export type HogListRow = [string, number, string, number, number, number, number];
 
+/**
+ * The sequence search index: for every k-mer of the 20 standard amino acids (`KMER_ALPHABET`,
+ * code = the k-mer read as a base-20 number), the sorted entry numbers whose sequence holds it.
+ * Shards cover consecutive code ranges of about `SEQUENCE_SHARD_BYTES`; `shards` lists
+ * `[first code, blob hash]` in code order.
+ */
+export interface SequenceIndexRef {
+  k: number;
+  /** Entries holding each k-mer, summed over k-mers (postings). */
+  postings: number;
+  shards: Array<[number, string]>;
+}
+
+export const KMER_ALPHABET = "ACDEFGHIKLMNPQRSTVWY";
+
+/**
+ * Blob content of a sequence index shard, as unsigned LEB128 varints: `codes` the k-mer codes
+ * present, as gaps from the previous (the first from `firstCode`); `counts` the number of
+ * entries of each; `entries` each k-mer's entry numbers as gaps from the previous (the first
+ * from 0).
+ */
+export interface KmerShard {
+  firstCode: number;
+  codes: Uint8Array;
+  counts: Uint8Array;
+  entries: Uint8Array;
+}
+
+/**
+ * Cross-reference search (`/api/xref/?search=`). `rows`: one XrefSearchRow per (id, entry) of
+ * every searchable id (a protein's cross-references, its canonical id as `SourceID`, its orthid
+ * as source `orthid`; of one id's sources the first in string order), sorted by (lower-cased
+ * id, id, entry). `grams`: lower-cased gram → XrefGram. Every trigram (of code points) of a
+ * lower-cased id is a key; a gram in more than `maxHits` rows is common: it keeps its count but
+ * no postings, and the grams one character longer that extend it at the same place in an id
+ * are keys too, up to `maxGram` characters. Leaves are cut by bytes of postings.
+ */
+export interface XrefSearchRef {
+  /** A query with more hits answers 400; no gram with postings is in more rows than this. */
+  maxHits: number;
+  maxGram: number;
+  /** Source names by code (XrefSearchRow's second field). */
+  sources: string[];
+  rows: TableRef<XrefSearchRow>;
+  grams: KeyIndexRef<XrefGram>;
+}
+
+/** `[id, source code, entry number, seq_match code]`. */
+export type XrefSearchRow = [string, number, number, number];
+
+/** Codes of `seq_match` in XrefSearchRow. */
+export const SEQ_MATCH_CODES = ["exact", "modified", "unchecked"] as const;
+
+/** The source under which the search lists a protein's orthid. */
+export const XREF_ORTHID_SOURCE = "orthid";
+
+/**
+ * `[rows holding the gram, postings]`: postings are the row numbers, ascending, as unsigned
+ * LEB128 varints of the gaps from the previous (the first from 0); null for a common gram.
+ */
+export type XrefGram = [number, Uint8Array | null];
+
 export interface GoTerm {
   name: string;
   aspect: "biological_process" | "molecular_function" | "cellular_component";
@@ -312,5 +382,8 @@ export function manifestBlobs(manifest: Manifest): string[] {
   for (const table of Object.values(manifest.tables)) for (const hash of table.shards) out.add(hash);
   for (const index of Object.values(manifest.indexes)) for (const [, hash] of index.leaves) out.add(hash);
   for (const genome of manifest.genomes) out.add(genome.detail);
+  for (const [, hash] of manifest.sequenceIndex.shards) out.add(hash);
+  for (const hash of manifest.xrefSearch.rows.shards) out.add(hash);
+  for (const [, hash] of manifest.xrefSearch.grams.leaves) out.add(hash);
   return [...out];
 }

@@ -49,6 +49,7 @@ describe("simulated release folder", () => {
     expect(config).toEqual({
       name: "Simulated.7",
       hog_release_letter: "S",
+      date: "2026-11-01",
       species_info: "species_info.tsv",
       species_tree: "species_tree.nwk",
       proteomes: "proteome",

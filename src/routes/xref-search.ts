@@ -1,0 +1,40 @@
+import type { Hono } from "hono";
+import { getEndpoint, linksOf, releaseOf, type AppEnv } from "../app.js";
+import { genomeInfo, orthid } from "../render/protein.js";
+import { json, stringify } from "../render/respond.js";
+import { searchXrefs } from "../release/xref-search.js";
+
+export function xrefSearchRoutes(app: Hono<AppEnv>) {
+  getEndpoint(
+    app,
+    "/api/xref/",
+    "Xref Search",
+    "Case-insensitive substring search over every cross-reference id, canonical id and orthid (search=, at least 3 characters).",
+    async (c) => {
+      const release = releaseOf(c);
+      const links = linksOf(c);
+      const result = await searchXrefs(release, c.req.query("search") ?? "");
+      if (result.tooMany) {
+        // The one error whose body is a list (interface reference A.4).
+        return new Response(stringify([`Query too unspecific. Matches >${result.limit} elements`]), {
+          status: 400,
+          headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
+        });
+      }
+      return json(
+        c,
+        result.hits.map((h) => {
+          const genome = release.genomeOfEntry(h.entry);
+          return {
+            xref: h.id,
+            source: h.source,
+            seq_match: h.seqMatch,
+            entry_nr: h.entry,
+            orthid: orthid(genome, h.entry),
+            genome: genomeInfo(links, genome),
+          };
+        }),
+      );
+    },
+  );
+}

@@ -1,0 +1,37 @@
+import { KMER_ALPHABET } from "../release/format.js";
+
+/** k-mer length of the sequence index: every query of the minimum length (5) has one. */
+export const KMER_LENGTH = 5;
+
+const RESIDUE_CODE = new Int8Array(128).fill(-1);
+for (let i = 0; i < KMER_ALPHABET.length; i++) RESIDUE_CODE[KMER_ALPHABET.charCodeAt(i)] = i;
+const LEAD = KMER_ALPHABET.length ** (KMER_LENGTH - 1);
+
+/**
+ * Calls `visit(code, position)` for every k-mer of standard residues in a sequence (a rolling
+ * base-20 code; k-mers holding X or another letter are skipped).
+ */
+export function forEachKmer(sequence: string, visit: (code: number, position: number) => void): void {
+  let code = 0;
+  let valid = 0;
+  for (let i = 0; i < sequence.length; i++) {
+    const ch = sequence.charCodeAt(i);
+    const r = ch < 128 ? RESIDUE_CODE[ch] : -1;
+    if (r < 0) {
+      valid = 0;
+      code = 0;
+      continue;
+    }
+    code = valid >= KMER_LENGTH ? (code % LEAD) * 20 + r : code * 20 + r;
+    valid++;
+    if (valid >= KMER_LENGTH) visit(code, i - KMER_LENGTH + 1);
+  }
+}
+
+/** The residues the interface keeps in a query (reference E.1). */
+const QUERY_RESIDUES = /[^ACDEFGHIKLMNPQRSTVWXY]/g;
+
+/** Upper-cased, everything outside the 20 amino acids and X dropped (whitespace, digits, `*`, `-`, B, Z, U, O, J). */
+export function sanitiseSequence(query: string): string {
+  return query.toUpperCase().replace(QUERY_RESIDUES, "");
+}

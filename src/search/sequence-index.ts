@@ -1,0 +1,151 @@
+/**
+ * Queries of the sequence index: exact containment (k-mer postings intersected, then every
+ * candidate checked against its sequence, so there are no false hits) and candidates for
+ * approximate search (entries ranked by shared k-mers). Each query reads a bounded number
+ * of blobs: its chosen k-mers' shards and the peptide shards of its candidates.
+ */
+import { badRequest } from "../errors.js";
+import type { KmerShard } from "../release/format.js";
+import type { Release } from "../release/release.js";
+import { rowsOf } from "../release/summaries.js";
+import { forEachKmer } from "./kmers.js";
+import { readVarints } from "./varint.js";
+
+/** k-mers of a query whose postings an exact search intersects. */
+const EXACT_KMERS = 8;
+/** k-mers sampled along a query for approximate search (enough to find a 30%-diverged homolog). */
+const APPROXIMATE_KMERS = 64;
+/** A k-mer in more entries than this says little about homology; approximate search skips it. */
+const COMMON_KMER = 20_000;
+/** Candidates an exact search checks at most: a query this unspecific is refused. */
+export const MAX_EXACT_CANDIDATES = 2_000;
+/** Candidates approximate search aligns (reference E.2). */
+export const APPROXIMATE_CANDIDATES = 50;
+
+interface DecodedShard {
+  codes: Int32Array;
+  /** Entries of codes[i] are entries[starts[i], starts[i + 1]). */
+  starts: Int32Array;
+  entries: Int32Array;
+}
+
+const decoded = new WeakMap<KmerShard, DecodedShard>();
+
+/** A shard's varints as arrays, once per cached blob. */
+function decode(shard: KmerShard): DecodedShard {
+  let d = decoded.get(shard);
+  if (d) return d;
+  const gaps = readVarints(shard.codes);
+  const counts = readVarints(shard.counts);
+  const codes = new Int32Array(gaps.length);
+  const starts = new Int32Array(gaps.length + 1);
+  let code = shard.firstCode;
+  gaps.forEach((gap, i) => {
+    code += gap;
+    codes[i] = code;
+    starts[i + 1] = starts[i] + counts[i];
+  });
+  const entryGaps = readVarints(shard.entries);
+  const entries = new Int32Array(entryGaps.length);
+  for (let i = 0; i < codes.length; i++) {
+    let entry = 0;
+    for (let j = starts[i]; j < starts[i + 1]; j++) entries[j] = entry += entryGaps[j];
+  }
+  d = { codes, starts, entries };
+  decoded.set(shard, d);
+  return d;
+}
+
+/** Sorted entries holding a k-mer. */
+async function postings(release: Release, code: number): Promise<Int32Array> {
+  const { shards } = release.manifest.sequenceIndex;
+  let lo = 0;
+  let hi = shards.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (shards[mid][0] <= code) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo === 0) return new Int32Array();
+  const shard = decode(await release.blob<KmerShard>(shards[lo - 1][1]));
+  let a = 0;
+  let b = shard.codes.length;
+  while (a < b) {
+    const mid = (a + b) >>> 1;
+    if (shard.codes[mid] < code) a = mid + 1;
+    else b = mid;
+  }
+  return a < shard.codes.length && shard.codes[a] === code ? shard.entries.subarray(shard.starts[a], shard.starts[a + 1]) : new Int32Array();
+}
+
+/** The k-mer codes of a query, in order of position. */
+function kmersOf(query: string): number[] {
+  const codes: number[] = [];
+  forEachKmer(query, (code) => codes.push(code));
+  return codes;
+}
+
+/** At most `n` items spread evenly over a list, first and last included. */
+function spread<T>(items: T[], n: number): T[] {
+  if (items.length <= n) return items;
+  return Array.from({ length: n }, (_, i) => items[Math.round((i * (items.length - 1)) / (n - 1))]);
+}
+
+function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(Math.min(a.length, b.length));
+  let n = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i] < b[j]) i++;
+    else if (a[i] > b[j]) j++;
+    else {
+      out[n++] = a[i];
+      i++;
+      j++;
+    }
+  }
+  return out.subarray(0, n);
+}
+
+/**
+ * Entries whose sequence contains the query (or equals it with `fullLength`), by entry number.
+ * A query without a k-mer of standard residues (only X, or shorter than k) finds nothing.
+ */
+export async function exactMatches(release: Release, query: string, fullLength = false): Promise<number[]> {
+  const codes = [...new Set(spread(kmersOf(query), EXACT_KMERS))];
+  if (!codes.length) return [];
+  const lists = await Promise.all(codes.map((code) => postings(release, code)));
+  lists.sort((a, b) => a.length - b.length);
+  let candidates = lists[0];
+  for (const list of lists.slice(1)) {
+    if (!candidates.length) break;
+    candidates = intersect(candidates, list);
+  }
+  if (candidates.length > MAX_EXACT_CANDIDATES) {
+    throw badRequest(`The query sequence is found in more than ${MAX_EXACT_CANDIDATES} entries; use a longer query.`);
+  }
+  const sequences = await rowsOf<string>(release, release.manifest.tables.peptides, candidates);
+  return [...candidates].filter((e) => {
+    const s = sequences.get(e)!;
+    return fullLength ? s === query : s.includes(query);
+  });
+}
+
+/**
+ * Up to 50 entries sharing the most sampled k-mers with the query (ties by entry number),
+ * with their sequences, for alignment.
+ */
+export async function approximateCandidates(release: Release, query: string): Promise<Array<{ entry: number; sequence: string }>> {
+  const codes = [...new Set(spread(kmersOf(query), APPROXIMATE_KMERS))];
+  const lists = await Promise.all(codes.map((code) => postings(release, code)));
+  const shared = new Map<number, number>();
+  for (const list of lists) {
+    if (list.length > COMMON_KMER) continue;
+    for (const entry of list) shared.set(entry, (shared.get(entry) ?? 0) + 1);
+  }
+  const best = [...shared]
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, APPROXIMATE_CANDIDATES)
+    .map(([entry]) => entry);
+  const sequences = await rowsOf<string>(release, release.manifest.tables.peptides, best);
+  return best.map((entry) => ({ entry, sequence: sequences.get(entry)! }));
+}
