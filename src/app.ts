@@ -66,10 +66,12 @@ export function createApp(): Hono<AppEnv> {
     }
   });
 
-  // Canonical paths end with "/": redirect GET and HEAD, keeping the query.
+  // Canonical paths end with "/": redirect GET and HEAD, keeping the query. The SOAP endpoint
+  // and its WSDL file keep the legacy interface's addresses.
   app.use("*", async (c, next) => {
     const url = new URL(c.req.url);
-    if (!url.pathname.endsWith("/") && (c.req.method === "GET" || c.req.method === "HEAD")) {
+    const legacy = url.pathname === "/soap" || url.pathname === "/soap/orth.wsdl";
+    if (!url.pathname.endsWith("/") && !legacy && (c.req.method === "GET" || c.req.method === "HEAD")) {
       const location = `${c.env.prefix}${url.pathname}/${url.search}`;
       return new Response(null, { status: 301, headers: { Location: location } });
     }

@@ -7,6 +7,7 @@ import { proteinRoutes } from "./routes/proteins.js";
 import { relationRoutes } from "./routes/relations.js";
 import { summaryRoutes } from "./routes/summary.js";
 import { sequenceSearchRoutes } from "./routes/sequence-search.js";
+import { soapRoutes } from "./routes/soap.js";
 import { xrefSearchRoutes } from "./routes/xref-search.js";
 import { schemaRoutes } from "./routes/schema.js";
 import { versionRoutes } from "./routes/version.js";
@@ -32,6 +33,7 @@ hogRoutes(app);
 relationRoutes(app);
 summaryRoutes(app);
 sequenceSearchRoutes(app);
+soapRoutes(app);
 xrefSearchRoutes(app);
 
 // The OpenAPI document and the documentation page (routes/schema.ts); the route table is

@@ -1,0 +1,80 @@
+/** The WSDL 1.1 document of the SOAP interface (reference D.3), its address from the request origin. */
+import { xmlEscape } from "../render/xml.js";
+import { ORTH_NS } from "./xml-out.js";
+
+type Part = [name: string, type: string];
+
+/** Operations: input parts, output parts. */
+export const OPERATIONS: Record<string, { input: Part[]; output: Part[] }> = {
+  TestOrthology: { input: [["EntryID1", "xsd:string"], ["EntryID2", "xsd:string"]], output: [["OrthoType", "xsd:string"]] },
+  ListOrthologs: { input: [["EntryID", "xsd:string"]], output: [["IDs", "tns:ArrayOfString"]] },
+  GetOrthGroup: { input: [["GroupNr", "xsd:int"]], output: [["IDs", "tns:ArrayOfString"]] },
+  GetEntry: {
+    input: [["EntryID", "xsd:string"]],
+    output: [["IDs", "tns:ArrayOfString"], ["Sequence", "xsd:string"], ["Organism", "xsd:string"], ["OrthGroup", "xsd:int"]],
+  },
+  IdentifySequence: { input: [["Sequence", "xsd:string"]], output: [["IDs", "tns:ArrayOfString"]] },
+  GetMatrixInfo: { input: [], output: [["Name", "xsd:string"], ["NumSpecies", "xsd:int"], ["NumGroups", "xsd:int"]] },
+  ListIDTypes: { input: [], output: [["IDLists", "tns:ArrayOfIDType"]] },
+  MapIDs: { input: [["InIDs", "tns:ArrayOfString"], ["OutType", "xsd:int"]], output: [["OutIDs", "tns:ArrayOfArrayOfString"]] },
+};
+
+export function wsdl(soapUrl: string): string {
+  const names = Object.keys(OPERATIONS);
+  const message = (name: string, parts: Part[]) =>
+    `  <message name="${name}">${parts.map(([n, t]) => `\n    <part name="${n}" type="${t}"/>`).join("")}\n  </message>`;
+  const body = `<soap:body use="encoded" namespace="${ORTH_NS}" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/>`;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<definitions name="ORTH" targetNamespace="${ORTH_NS}" xmlns:tns="${ORTH_NS}"
+    xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/"
+    xmlns:xsd="http://www.w3.org/2001/XMLSchema">
+  <types>
+    <xsd:schema targetNamespace="${ORTH_NS}">
+      <xsd:import namespace="http://schemas.xmlsoap.org/soap/encoding/"/>
+      <xsd:import namespace="http://schemas.xmlsoap.org/wsdl/"/>
+      <xsd:complexType name="ArrayOfString">
+        <xsd:complexContent>
+          <xsd:restriction base="soapenc:Array">
+            <xsd:attribute ref="soapenc:arrayType" wsdl:arrayType="xsd:string[]"/>
+          </xsd:restriction>
+        </xsd:complexContent>
+      </xsd:complexType>
+      <xsd:complexType name="ArrayOfArrayOfString">
+        <xsd:complexContent>
+          <xsd:restriction base="soapenc:Array">
+            <xsd:attribute ref="soapenc:arrayType" wsdl:arrayType="tns:ArrayOfString[]"/>
+          </xsd:restriction>
+        </xsd:complexContent>
+      </xsd:complexType>
+      <xsd:complexType name="IDType">
+        <xsd:sequence>
+          <xsd:element name="TypeNr" type="xsd:int"/>
+          <xsd:element name="TypeName" type="xsd:string"/>
+        </xsd:sequence>
+      </xsd:complexType>
+      <xsd:complexType name="ArrayOfIDType">
+        <xsd:complexContent>
+          <xsd:restriction base="soapenc:Array">
+            <xsd:attribute ref="soapenc:arrayType" wsdl:arrayType="tns:IDType[]"/>
+          </xsd:restriction>
+        </xsd:complexContent>
+      </xsd:complexType>
+    </xsd:schema>
+  </types>
+${names.map((n) => `${message(`${n}Request`, OPERATIONS[n].input)}\n${message(`${n}Response`, OPERATIONS[n].output)}`).join("\n")}
+  <portType name="ORTHPort">
+${names.map((n) => `    <operation name="${n}">\n      <input message="tns:${n}Request"/>\n      <output message="tns:${n}Response"/>\n    </operation>`).join("\n")}
+  </portType>
+  <binding name="ORTHBinding" type="tns:ORTHPort">
+    <soap:binding style="rpc" transport="http://schemas.xmlsoap.org/soap/http"/>
+${names.map((n) => `    <operation name="${n}">\n      <soap:operation soapAction="" style="rpc"/>\n      <input>${body}</input>\n      <output>${body}</output>\n    </operation>`).join("\n")}
+  </binding>
+  <service name="ORTHService">
+    <port name="ORTHPort" binding="tns:ORTHBinding">
+      <soap:address location="${xmlEscape(soapUrl)}"/>
+    </port>
+  </service>
+</definitions>
+`;
+}
