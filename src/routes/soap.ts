@@ -44,6 +44,8 @@ async function call(c: AppContext): Promise<Response> {
   } catch (error) {
     if (error instanceof SoapFault) return soapFault(error);
     if (error instanceof ApiError && error.status === 503) return soapFault(new SoapFault("Server", error.detail));
+    // The caller's mistake, e.g. `/release/{name}/soap` naming no release: "Unknown release: {name}".
+    if (error instanceof ApiError && error.status < 500) return soapFault(new SoapFault("Client", error.detail));
     console.error("SOAP call failed:", error);
     return soapFault(new SoapFault("Server", "Internal server error."));
   }
@@ -57,6 +59,10 @@ export function soapRoutes(app: Hono<AppEnv>) {
       c.json({ detail: `Method "${c.req.method}" not allowed.` }, 405, { Allow: path === "/soap" ? ALLOW : "GET, HEAD" }),
     );
   }
-  app.post("/soap", (c) => call(c));
+  app.post("/soap", async (c) => {
+    const response = await call(c);
+    response.headers.set("Allow", ALLOW);
+    return response;
+  });
   app.post("/soap/orth.wsdl", (c) => c.json({ detail: 'Method "POST" not allowed.' }, 405, { Allow: "GET, HEAD" }));
 }

@@ -41,15 +41,37 @@ const parser = new XMLParser({
   preserveOrder: true,
   ignoreAttributes: true,
   removeNSPrefix: true,
-  // Only the five predefined escapes remain to decode: DOCTYPEs (and so entity declarations) are refused above.
+  // Only the five predefined escapes and character references remain to decode: DOCTYPEs (and
+  // so entity declarations) are refused above.
   processEntities: true,
-  htmlEntities: false,
+  entityDecoder: {
+    decode: decodeXmlText,
+    setExternalEntities() {},
+    addInputEntities() {},
+    reset() {},
+    setXmlVersion() {},
+  },
   ignoreDeclaration: true,
   ignorePiTags: true,
   parseTagValue: false,
   trimValues: true,
   maxNestedTags: MAX_DEPTH,
 });
+
+const PREDEFINED: Record<string, string> = { amp: "&", apos: "'", gt: ">", lt: "<", quot: '"' };
+
+/**
+ * Text with XML's predefined escapes and character references decoded, in one pass (so
+ * `&amp;#72;` is `&#72;`): clients write `&#xA;` for a newline. Anything else stays as written.
+ */
+function decodeXmlText(text: string): string {
+  if (!text.includes("&")) return text;
+  return text.replace(/&(?:(amp|apos|gt|lt|quot)|#([0-9]{1,7})|#x([0-9a-fA-F]{1,6}));/g, (whole, name: string, dec: string, hex: string) => {
+    if (name) return PREDEFINED[name];
+    const code = dec ? Number(dec) : parseInt(hex, 16);
+    return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : whole;
+  });
+}
 
 /** The operation and parts of a request body. */
 export function parseEnvelope(xml: string): SoapCall {
@@ -143,6 +165,8 @@ export function intPart(call: SoapCall, name: string, position: number): number 
 export function stringListPart(call: SoapCall, name: string, position: number): string[] {
   const p = part(call, name, position);
   if (!p) throw malformed(`missing part ${name}`);
-  if (p.children.some((c) => c.children.length)) throw malformed(`part ${name} must be an array of strings`);
-  return p.children.map((c) => c.text);
+  // A list wrapped in a list of lists (`xsd:string[][1]`, `soapenc:Array[1]`) counts as its strings (reference D.1).
+  const items = p.children.flatMap((c) => (c.children.length ? c.children : [c]));
+  if (items.some((c) => c.children.length)) throw malformed(`part ${name} must be an array of strings`);
+  return items.map((c) => c.text);
 }
