@@ -1,4 +1,5 @@
-import { DUPLICATION, SPECIATION } from "../../src/release/format.js";
+import { DUPLICATION, KMER_ALPHABET, SPECIATION } from "../../src/release/format.js";
+import { forEachKmer } from "../../src/search/kmers.js";
 import type { FamilyBuild } from "./hogs.js";
 
 /**
@@ -38,29 +39,12 @@ export function deriveGroups(families: FamilyBuild[], genomeOf: (entry: number) 
 
 const FINGERPRINT_LENGTH = 7;
 const CANDIDATES_PER_GROUP = 64;
-const RESIDUES = "ACDEFGHIKLMNPQRSTVWY";
-/** Residue → 0..19; -1 for anything else (X, B, Z, U, O, J, …), which never starts a fingerprint. */
-const RESIDUE_CODE = new Int8Array(128).fill(-1);
-for (let i = 0; i < RESIDUES.length; i++) RESIDUE_CODE[RESIDUES.charCodeAt(i)] = i;
-/** 20^6: the weight of a 7-mer's first residue in its base-20 code (codes stay below 2^31). */
-const LEAD = 20 ** (FINGERPRINT_LENGTH - 1);
+/** Residues in code order: a 7-mer's code is its base-20 reading (below 2^31), X and odd letters never in one. */
+const RESIDUES = KMER_ALPHABET;
 
-/** Calls `visit(code, position)` for every 7-mer of standard residues, by a rolling base-20 code. */
+/** Every 7-mer of standard residues, by its rolling base-20 code. */
 function forEachPeptide(seq: string, visit: (code: number, position: number) => void): void {
-  let code = 0;
-  let valid = 0; // standard residues in a row ending here
-  for (let i = 0; i < seq.length; i++) {
-    const c = seq.charCodeAt(i);
-    const r = c < 128 ? RESIDUE_CODE[c] : -1;
-    if (r < 0) {
-      valid = 0;
-      code = 0;
-      continue;
-    }
-    code = valid >= FINGERPRINT_LENGTH ? (code % LEAD) * 20 + r : code * 20 + r;
-    valid += 1;
-    if (valid >= FINGERPRINT_LENGTH) visit(code, i - FINGERPRINT_LENGTH + 1);
-  }
+  forEachKmer(seq, visit, FINGERPRINT_LENGTH);
 }
 
 function peptideOf(code: number): string {

@@ -1,5 +1,6 @@
 import { notFound, unavailable } from "../errors.js";
 import { readBlob, type ReadCounter } from "./blobs.js";
+import { upperBound } from "./sorted.js";
 import {
   CURRENT_RELEASE_KEY,
   FORMAT_VERSION,
@@ -169,16 +170,4 @@ function firstKeys(index: KeyIndexRef<unknown>): string[] {
     firstKeyCache.set(index, keys);
   }
   return keys;
-}
-
-/** Index of the first element greater than `x` in a sorted array. */
-function upperBound<T extends number | string>(sorted: T[], x: T): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -5,6 +5,7 @@
  */
 import { SEQ_MATCH_CODES, type KeyIndexLeaf, type TableShard, type XrefGram, type XrefSearchRef, type XrefSearchRow } from "./format.js";
 import type { Release } from "./release.js";
+import { upperBound } from "./sorted.js";
 import type { SeqMatch } from "./xrefs.js";
 
 /** Queries shorter than this (in characters, i.e. code points) find nothing. */
@@ -117,18 +118,6 @@ async function probe(grams: GramReader, ref: XrefSearchRef, q: string[], start: 
     if (k === longest) return { kind: "common", whole };
   }
   return { kind: "unknown" };
-}
-
-/** Index of the first element greater than `x` in a sorted array. */
-function upperBound(sorted: string[], x: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Row numbers of a postings list (LEB128 gaps). */

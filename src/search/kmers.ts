@@ -5,13 +5,14 @@ export const KMER_LENGTH = 5;
 
 const RESIDUE_CODE = new Int8Array(128).fill(-1);
 for (let i = 0; i < KMER_ALPHABET.length; i++) RESIDUE_CODE[KMER_ALPHABET.charCodeAt(i)] = i;
-const LEAD = KMER_ALPHABET.length ** (KMER_LENGTH - 1);
 
 /**
  * Calls `visit(code, position)` for every k-mer of standard residues in a sequence (a rolling
- * base-20 code; k-mers holding X or another letter are skipped).
+ * base-20 code over KMER_ALPHABET; k-mers holding X or another letter are skipped). The
+ * sequence index uses k = KMER_LENGTH, group fingerprints k = 7.
  */
-export function forEachKmer(sequence: string, visit: (code: number, position: number) => void): void {
+export function forEachKmer(sequence: string, visit: (code: number, position: number) => void, k = KMER_LENGTH): void {
+  const lead = KMER_ALPHABET.length ** (k - 1);
   let code = 0;
   let valid = 0;
   for (let i = 0; i < sequence.length; i++) {
@@ -22,9 +23,9 @@ export function forEachKmer(sequence: string, visit: (code: number, position: nu
       code = 0;
       continue;
     }
-    code = valid >= KMER_LENGTH ? (code % LEAD) * 20 + r : code * 20 + r;
+    code = valid >= k ? (code % lead) * 20 + r : code * 20 + r;
     valid++;
-    if (valid >= KMER_LENGTH) visit(code, i - KMER_LENGTH + 1);
+    if (valid >= k) visit(code, i - k + 1);
   }
 }
 

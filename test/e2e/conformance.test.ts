@@ -30,6 +30,7 @@ async function endpointsOf(served: ServedRelease): Promise<Endpoint[]> {
   const [hogRecord] = await getJson(`${base}/hog/${withHog.orth_hog_id}/`);
   const level = hogRecord.level;
   const e = withHog.entry_nr;
+  const { sequence } = await getJson(`${base}/protein/${e}/`);
   return [
     { template: "/", path: "/" },
     { template: "/version/", path: "/version/" },
@@ -63,6 +64,13 @@ async function endpointsOf(served: ServedRelease): Promise<Endpoint[]> {
     { template: "/pairs/{genome_id1}/{genome_id2}/", path: `/pairs/${genome.code}/${other.code}/`, paginated: true },
     { template: "/pairs/{genome_id1}/{genome_id2}/", path: `/pairs/${genome.code}/${genome.code}/`, paginated: true },
     { template: "/pairs/{genome_id1}/{genome_id2}/minimal/", path: `/pairs/${genome.code}/${other.code}/minimal/` },
+    { template: "/hog/{hog_id}/gene_ontology/", path: `/hog/${withHog.orth_hog_id}/gene_ontology/` },
+    { template: "/hog/{hog_id}/similar_profile_hogs/", path: `/hog/${withHog.orth_hog_id}/similar_profile_hogs/?max_results=5` },
+    { template: "/summary/shared_ancestry/{genome_id1}/{genome_id2}/", path: `/summary/shared_ancestry/${genome.code}/${other.code}/` },
+    { template: "/sequence/", path: `/sequence/?query=${sequence.slice(0, 60)}` },
+    { template: "/sequence/", path: `/sequence/?query=${sequence.slice(0, 60).replace(/[AL]/g, "W")}&search=approximate` },
+    { template: "/function/", path: `/function/?query=${sequence}` },
+    { template: "/xref/", path: `/xref/?search=${encodeURIComponent(withHog.canonicalid.slice(0, 6))}` },
     { template: "/taxonomy/", path: "/taxonomy/" },
     { template: "/taxonomy/{root_id}/", path: `/taxonomy/${encodeURIComponent(level)}/?type=newick` },
   ];
