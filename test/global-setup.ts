@@ -2,12 +2,14 @@
  * Runs once before every test project: compiles the releases the tests serve into
  * build/test/ (or $ORTH_TEST_BUILD) and bundles the worker as it would be deployed.
  * - `sim`: a simulated release (always), with the simulator's truth copied beside it;
+ * - `demo`: the demo release of `npm start` (always);
  * - `bacteria3`, `primates`: the real releases, when ../shared/data is present.
  */
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { compileRelease } from "../release-compiler/compile.js";
+import { DEMO } from "../release-compiler/local/start.js";
 import { simulateRelease } from "../release-compiler/simulate/simulate.js";
 import { TEST_BUILD } from "./build-dir.js";
 import { hasSharedData, warnWithoutSharedData } from "./shared-data.js";
@@ -39,6 +41,10 @@ async function buildTestReleases(): Promise<void> {
   const simInput = resolve(TEST_BUILD, "sim-input");
   await simulateRelease({ out: simInput, ...SIMULATED });
   await compileRelease(resolve(simInput, "release.json"), resolve(TEST_BUILD, "sim"));
+  // The demo `npm start` serves, built the same way, for the tests that must run on it.
+  const demoInput = resolve(TEST_BUILD, "demo-input");
+  await simulateRelease({ out: demoInput, ...DEMO });
+  await compileRelease(resolve(demoInput, "release.json"), resolve(TEST_BUILD, "demo"));
 
   warnWithoutSharedData("the tests on the real bacteria3 and primates-chr12 releases");
   if (hasSharedData) {

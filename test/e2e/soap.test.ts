@@ -99,10 +99,10 @@ interface Sample {
 
 const RELEASES = [
   {
-    name: "sim",
-    label: "the simulated release (as the demo)",
+    name: "demo",
+    label: "the demo release",
     available: true,
-    input: resolve(TEST_BUILD, "sim-input"),
+    input: resolve(TEST_BUILD, "demo-input"),
     xrefFiles: ["annotations/xrefs.tsv"],
   },
   {
