@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { Miniflare } from "miniflare";
 import { compileRelease } from "../release-compiler/compile.js";
 import { folderFiles, loadRelease } from "../release-compiler/local/r2-loader.js";
+import { Rng } from "../release-compiler/simulate/rng.js";
 import { simulateRelease } from "../release-compiler/simulate/simulate.js";
 import type { Manifest } from "../src/release/format.js";
 
@@ -33,13 +34,10 @@ interface Sample {
 
 const AMINO = "ACDEFGHIKLMNPQRSTVWY";
 
+/** A deterministic uniform generator in [0, 1) (the simulator's), so runs reproduce. */
 function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng("search", seed);
+  return () => rng.float();
 }
 
 const quantile = (values: number[], q: number) => {

@@ -7,17 +7,14 @@ import { readFileSync, readdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasSharedData, SHARED_DATA, warnWithoutSharedData } from "../shared-data.js";
+import { Rng } from "../../release-compiler/simulate/rng.js";
 import { parseFasta } from "./oracle.js";
 import { getJson, serveRelease, TEST_BUILD, type ServedRelease } from "./serve.js";
 
-/** A small deterministic generator (mulberry32), so failures reproduce. */
+/** A deterministic uniform generator in [0, 1) (the simulator's), so runs reproduce. */
 function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng("search", seed);
+  return () => rng.float();
 }
 
 const AMINO = "ACDEFGHIKLMNPQRSTVWY";
