@@ -323,13 +323,14 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
     members: b.groups[g].map(summary),
     closeGroups: closeGroups(b, g + 1),
   }));
+  const familyDescriptions = b.families.map((f) => mostCommonDescription(p, f.members));
   const families = writeTable<FamilyRow>(blobs, b.families.length, LAYOUT.familiesPerShard, (f) => {
     const fam = b.families[f];
     return {
       family: fam.index,
       rootId: fam.rootId,
       rootHog: fam.rootHog,
-      description: mostCommonDescription(p, fam.members),
+      description: familyDescriptions[f],
       nodes: fam.nodes,
       members: fam.members.map(summary),
     };
@@ -358,7 +359,7 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
   const familyGo = writeTable<FamilyGo>(blobs, b.families.length, LAYOUT.familyGoPerShard, (f) => familyGoRow(b, b.families[f]));
   const peptides = writeTable<string>(blobs, p.count, LAYOUT.peptidesPerShard, (i) => p.sequence[i]);
   const sequenceIndex = writeSequenceIndex(blobs, p.count, (e) => p.sequence[e - 1]);
-  const hogLists = hogListRows(b);
+  const hogLists = hogListRows(b, familyDescriptions);
   const hogList = writeTable<HogListRow>(blobs, hogLists.rows.length, LAYOUT.hogListPerShard, (k) => hogLists.rows[k]);
 
   const entryIds = new Map<string, number[]>();
@@ -602,11 +603,11 @@ function familyGoRow(b: ReleaseBuild, f: FamilyBuild): FamilyGo {
  * HOG list items: every family's root HOG, then for each level every HOG standing on it
  * (a speciation node on each of its levels), in family and tree order.
  */
-function hogListRows(b: ReleaseBuild): { rows: HogListRow[]; roots: [number, number]; levels: Array<[number, number]> } {
+function hogListRows(b: ReleaseBuild, descriptions: string[]): { rows: HogListRow[]; roots: [number, number]; levels: Array<[number, number]> } {
   const rows: HogListRow[] = [];
   const byLevel: HogListRow[][] = b.taxonomy.names.map(() => []);
   for (const f of b.families) {
-    const description = mostCommonDescription(b.proteins, f.members);
+    const description = descriptions[f.index - 1];
     const familyTop = f.nodes[0].levels[0];
     const idTop = new Map<string, number>();
     for (const n of f.nodes) if (n.id && !idTop.has(n.id)) idTop.set(n.id, n.levels[0]);

@@ -4,7 +4,7 @@ import { notFound } from "../errors.js";
 import { pairItems, pairsTable, type PairFilters } from "../render/pairs.js";
 import { paginate } from "../render/pagination.js";
 import { proteinSummary } from "../render/protein.js";
-import { json, jsonArrayStream } from "../render/respond.js";
+import { json } from "../render/respond.js";
 import { HOMEOLOG, REL_TYPES, type GenomeDetail, type ProteinRow, type ProteinSummary, type Relation } from "../release/format.js";
 import { pairsBetween } from "../release/pairs.js";
 import type { Release } from "../release/release.js";
@@ -98,8 +98,7 @@ export function relationRoutes(app: Hono<AppEnv>) {
       if (format === "csv" || format === "tsv") {
         return pairsTable(release, rows, { format, genome1, genome2, xrefs: filters.xrefs, headers: page.headers });
       }
-      const items = await pairItems(release, links, rows, filters.xrefs);
-      return jsonArrayStream(toAsync(items), page.headers);
+      return json(c, await pairItems(release, links, rows, filters.xrefs), page.headers);
     },
   );
 
@@ -117,10 +116,6 @@ export function relationRoutes(app: Hono<AppEnv>) {
       return json(c, { pairs: rows.map((r) => [r[0], r[1]]) });
     },
   );
-}
-
-async function* toAsync<T>(items: T[]): AsyncIterable<T> {
-  yield* items;
 }
 
 /** `chr1`, `chr2`, `rel_type` and `xrefs` of a pairs request. */

@@ -7,6 +7,7 @@
 import { badRequest } from "../errors.js";
 import type { KmerShard } from "../release/format.js";
 import type { Release } from "../release/release.js";
+import { upperBound } from "../release/sorted.js";
 import { rowsOf } from "../release/summaries.js";
 import { forEachKmer } from "./kmers.js";
 import { readVarints } from "./varint.js";
@@ -56,26 +57,22 @@ function decode(shard: KmerShard): DecodedShard {
   return d;
 }
 
+/** First codes of the index's shards, once per manifest. */
+const firstCodes = new WeakMap<object, number[]>();
+
 /** Sorted entries holding a k-mer. */
 async function postings(release: Release, code: number): Promise<Int32Array> {
-  const { shards } = release.manifest.sequenceIndex;
-  let lo = 0;
-  let hi = shards.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (shards[mid][0] <= code) lo = mid + 1;
-    else hi = mid;
+  const index = release.manifest.sequenceIndex;
+  let starts = firstCodes.get(index);
+  if (!starts) {
+    starts = index.shards.map(([first]) => first);
+    firstCodes.set(index, starts);
   }
-  if (lo === 0) return new Int32Array();
-  const shard = decode(await release.blob<KmerShard>(shards[lo - 1][1]));
-  let a = 0;
-  let b = shard.codes.length;
-  while (a < b) {
-    const mid = (a + b) >>> 1;
-    if (shard.codes[mid] < code) a = mid + 1;
-    else b = mid;
-  }
-  return a < shard.codes.length && shard.codes[a] === code ? shard.entries.subarray(shard.starts[a], shard.starts[a + 1]) : new Int32Array();
+  const at = upperBound(starts, code) - 1;
+  if (at < 0) return new Int32Array();
+  const shard = decode(await release.blob<KmerShard>(index.shards[at][1]));
+  const i = upperBound(shard.codes, code) - 1;
+  return i >= 0 && shard.codes[i] === code ? shard.entries.subarray(shard.starts[i], shard.starts[i + 1]) : new Int32Array();
 }
 
 /** The k-mer codes of a query, in order of position. */

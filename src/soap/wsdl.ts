@@ -19,6 +19,17 @@ export const OPERATIONS: Record<string, { input: Part[]; output: Part[] }> = {
   MapIDs: { input: [["InIDs", "tns:ArrayOfString"], ["OutType", "xsd:int"]], output: [["OutIDs", "tns:ArrayOfArrayOfString"]] },
 };
 
+/** A SOAP-encoded array type of `item` elements. */
+function soapArray(name: string, itemType: string): string {
+  return `      <xsd:complexType name="${name}">
+        <xsd:complexContent>
+          <xsd:restriction base="soapenc:Array">
+            <xsd:attribute ref="soapenc:arrayType" wsdl:arrayType="${itemType}[]"/>
+          </xsd:restriction>
+        </xsd:complexContent>
+      </xsd:complexType>`;
+}
+
 export function wsdl(soapUrl: string): string {
   const names = Object.keys(OPERATIONS);
   const message = (name: string, parts: Part[]) =>
@@ -33,33 +44,15 @@ export function wsdl(soapUrl: string): string {
     <xsd:schema targetNamespace="${ORTH_NS}">
       <xsd:import namespace="http://schemas.xmlsoap.org/soap/encoding/"/>
       <xsd:import namespace="http://schemas.xmlsoap.org/wsdl/"/>
-      <xsd:complexType name="ArrayOfString">
-        <xsd:complexContent>
-          <xsd:restriction base="soapenc:Array">
-            <xsd:attribute ref="soapenc:arrayType" wsdl:arrayType="xsd:string[]"/>
-          </xsd:restriction>
-        </xsd:complexContent>
-      </xsd:complexType>
-      <xsd:complexType name="ArrayOfArrayOfString">
-        <xsd:complexContent>
-          <xsd:restriction base="soapenc:Array">
-            <xsd:attribute ref="soapenc:arrayType" wsdl:arrayType="tns:ArrayOfString[]"/>
-          </xsd:restriction>
-        </xsd:complexContent>
-      </xsd:complexType>
+${soapArray("ArrayOfString", "xsd:string")}
+${soapArray("ArrayOfArrayOfString", "tns:ArrayOfString")}
       <xsd:complexType name="IDType">
         <xsd:sequence>
           <xsd:element name="TypeNr" type="xsd:int"/>
           <xsd:element name="TypeName" type="xsd:string"/>
         </xsd:sequence>
       </xsd:complexType>
-      <xsd:complexType name="ArrayOfIDType">
-        <xsd:complexContent>
-          <xsd:restriction base="soapenc:Array">
-            <xsd:attribute ref="soapenc:arrayType" wsdl:arrayType="tns:IDType[]"/>
-          </xsd:restriction>
-        </xsd:complexContent>
-      </xsd:complexType>
+${soapArray("ArrayOfIDType", "tns:IDType")}
     </xsd:schema>
   </types>
 ${names.map((n) => `${message(`${n}Request`, OPERATIONS[n].input)}\n${message(`${n}Response`, OPERATIONS[n].output)}`).join("\n")}
