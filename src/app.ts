@@ -63,6 +63,7 @@ export function createApp(): Hono<AppEnv> {
     if (release) {
       c.res.headers.set("X-Blob-Reads", String(release.reads.reads));
       c.res.headers.set("X-Blob-Bytes", String(release.reads.bytes));
+      c.res.headers.set("X-Release", release.manifest.name);
     }
   });
 

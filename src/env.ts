@@ -2,4 +2,6 @@
 export interface Env {
   /** Object storage holding blobs, manifests and the current-release pointer. */
   RELEASES: R2Bucket;
+  /** Seconds an isolate trusts its reading of the current-release pointer (default 30). */
+  RELEASE_POINTER_TTL_SECONDS?: string;
 }

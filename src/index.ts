@@ -1,4 +1,7 @@
 import { createApp, type RequestScope } from "./app.js";
+import { cachedAnswer } from "./edge/cache.js";
+import { isPreflight, preflightAnswer, withCors } from "./edge/cors.js";
+import { currentReleaseName, DEFAULT_POINTER_TTL_SECONDS } from "./release/release.js";
 import type { Env } from "./env.js";
 import { genomeRoutes } from "./routes/genomes.js";
 import { groupRoutes } from "./routes/groups.js";
@@ -46,12 +49,33 @@ export const registeredPaths = (): string[] => [...new Set(app.routes.filter((r)
 const NAMED_RELEASE = /^\/release\/([A-Za-z0-9._-]+)(\/.*)?$/;
 
 export default {
-  fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response> {
+  async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
     const url = new URL(request.url);
-    const m = NAMED_RELEASE.exec(url.pathname);
-    if (!m) return app.fetch(request, { ...env, prefix: "" } satisfies Env & RequestScope, ctx);
-    url.pathname = m[2] ?? "/";
-    const scope: RequestScope = { prefix: `/release/${m[1]}`, releaseName: m[1] };
-    return app.fetch(new Request(url, request), { ...env, ...scope }, ctx);
+    const named = NAMED_RELEASE.exec(url.pathname);
+    let scope: RequestScope = { prefix: "" };
+    if (named) {
+      url.pathname = named[2] ?? "/";
+      request = new Request(url, request);
+      scope = { prefix: `/release/${named[1]}`, releaseName: named[1] };
+    }
+    const answer = async (s: RequestScope) => app.fetch(request, { ...env, ...s }, ctx);
+
+    if (isPreflight(request)) {
+      const described = await answer(scope);
+      return preflightAnswer(described.headers.get("Allow") ?? "GET, HEAD, OPTIONS");
+    }
+    // The release is resolved once, here, so the answer, its cache key and its ETag all come
+    // from the same release even if the pointer switches meanwhile. A storage fault while
+    // resolving is left to the app, which answers it as a 503 or a SOAP fault.
+    if (!scope.releaseName) {
+      const ttl = Number(env.RELEASE_POINTER_TTL_SECONDS ?? DEFAULT_POINTER_TTL_SECONDS);
+      const current = await currentReleaseName(env.RELEASES, Number.isFinite(ttl) ? ttl : DEFAULT_POINTER_TTL_SECONDS).catch(() => undefined);
+      if (current) scope = { ...scope, releaseName: current };
+    }
+    const cacheable = (request.method === "GET" || request.method === "HEAD") && scope.releaseName;
+    const response = cacheable
+      ? await cachedAnswer(request, { release: scope.releaseName!, prefix: scope.prefix }, ctx, () => answer(scope))
+      : await answer(scope);
+    return withCors(response);
   },
 } satisfies ExportedHandler<Env>;

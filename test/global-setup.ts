@@ -6,7 +6,7 @@
  * - `bacteria3`, `primates`: the real releases, when ../shared/data is present.
  */
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { compileRelease } from "../release-compiler/compile.js";
 import { DEMO } from "../release-compiler/local/start.js";
@@ -31,13 +31,18 @@ export default function setup(): Promise<void> {
 }
 
 async function buildTestReleases(): Promise<void> {
-  rmSync(TEST_BUILD, { recursive: true, force: true });
+  // ORTH_TEST_REUSE=1 keeps releases an earlier run built (quicker while working on the worker);
+  // the worker bundle is rebuilt either way.
+  const reuse = process.env.ORTH_TEST_REUSE === "1" && existsSync(resolve(TEST_BUILD, "demo/manifest.json"));
+  if (!reuse) rmSync(TEST_BUILD, { recursive: true, force: true });
+  rmSync(resolve(TEST_BUILD, "worker"), { recursive: true, force: true });
   execFileSync(resolve(ROOT, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", resolve(TEST_BUILD, "worker")], {
     cwd: ROOT,
     stdio: "pipe",
     env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
   });
 
+  if (reuse) return;
   const simInput = resolve(TEST_BUILD, "sim-input");
   await simulateRelease({ out: simInput, ...SIMULATED });
   await compileRelease(resolve(simInput, "release.json"), resolve(TEST_BUILD, "sim"));

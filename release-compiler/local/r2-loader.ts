@@ -2,7 +2,7 @@ import { CURRENT_RELEASE_KEY, blobKey, manifestBlobs, manifestKey, type Manifest
 
 /** The part of an R2 bucket a loader needs (Miniflare's bucket or a Worker binding). */
 export interface BucketLike {
-  head(key: string): Promise<unknown | null>;
+  head(key: string): Promise<{ size: number } | null>;
   put(key: string, value: Uint8Array | string): Promise<unknown>;
 }
 
@@ -21,9 +21,45 @@ export interface LoadResult {
 }
 
 /**
+ * Uploads the blobs a bucket does not hold yet, `concurrency` at a time. `check` runs on each
+ * blob's bytes before it is uploaded and `verify` after (publishing hashes both ends); a blob
+ * already present is kept unless `keep` says otherwise (publishing compares sizes).
+ */
+export async function uploadBlobs(
+  bucket: BucketLike,
+  files: ReleaseFiles,
+  hashes: string[],
+  options: {
+    concurrency?: number;
+    keep?: (hash: string, present: { size: number }) => Promise<boolean>;
+    check?: (hash: string, bytes: Uint8Array) => Promise<void>;
+    verify?: (hash: string) => Promise<void>;
+  } = {},
+): Promise<{ uploaded: number; bytesUploaded: number }> {
+  let uploaded = 0;
+  let bytesUploaded = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < hashes.length) {
+      const hash = hashes[next++];
+      const present = await bucket.head(blobKey(hash));
+      if (present && (!options.keep || (await options.keep(hash, present)))) continue;
+      const bytes = await files.bytes(`blobs/${hash}.msgpack`);
+      await options.check?.(hash, bytes);
+      await bucket.put(blobKey(hash), bytes);
+      await options.verify?.(hash);
+      uploaded += 1;
+      bytesUploaded += bytes.length;
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency ?? 16 }, worker));
+  return { uploaded, bytesUploaded };
+}
+
+/**
  * Loads a compiled release into a bucket: blobs not yet present, then the manifest, then
  * (optionally) the current-release pointer, so a reader never sees a manifest whose blobs
- * are missing.
+ * are missing. The quick path for tests and `npm start`; `npm run publish` also verifies.
  */
 export async function loadRelease(
   bucket: BucketLike,
@@ -33,20 +69,7 @@ export async function loadRelease(
   const manifestText = await files.text("manifest.json");
   const manifest = JSON.parse(manifestText) as Manifest;
   const hashes = manifestBlobs(manifest);
-  let uploaded = 0;
-  let bytesUploaded = 0;
-  let next = 0;
-  const worker = async () => {
-    while (next < hashes.length) {
-      const hash = hashes[next++];
-      if (await bucket.head(blobKey(hash))) continue;
-      const bytes = await files.bytes(`blobs/${hash}.msgpack`);
-      await bucket.put(blobKey(hash), bytes);
-      uploaded += 1;
-      bytesUploaded += bytes.length;
-    }
-  };
-  await Promise.all(Array.from({ length: options.concurrency ?? 16 }, worker));
+  const { uploaded, bytesUploaded } = await uploadBlobs(bucket, files, hashes, { concurrency: options.concurrency });
   await bucket.put(manifestKey(manifest.name), manifestText);
   if (options.makeCurrent) await bucket.put(CURRENT_RELEASE_KEY, manifest.name);
   return { name: manifest.name, blobs: hashes.length, uploaded, bytesUploaded };

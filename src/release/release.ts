@@ -16,8 +16,8 @@ import {
 /** Shards a list reads before it starts answering (a page of up to ~16k proteins). */
 const EAGER_SHARDS = 32;
 
-/** How long the isolate trusts its reading of the current-release pointer. */
-const POINTER_TTL_MS = 30_000;
+/** How long an isolate trusts its reading of the current-release pointer, unless configured. */
+export const DEFAULT_POINTER_TTL_SECONDS = 30;
 
 /** One release, opened from its manifest: row and index reads go through the blob cache. */
 export interface Release {
@@ -45,8 +45,8 @@ const manifests = new Map<string, Manifest>();
 let pointer: { name: string; at: number } | undefined;
 
 /** A per-request view of the release asked for by name, or of the current one. */
-export async function openRelease(bucket: R2Bucket, name?: string): Promise<Release> {
-  const releaseName = name ?? (await currentReleaseName(bucket));
+export async function openRelease(bucket: R2Bucket, name?: string, pointerTtlSeconds?: number): Promise<Release> {
+  const releaseName = name ?? (await currentReleaseName(bucket, pointerTtlSeconds));
   let manifest = manifests.get(releaseName);
   if (!manifest) {
     manifest = await loadManifest(bucket, releaseName);
@@ -61,8 +61,13 @@ export function forgetReleases(): void {
   pointer = undefined;
 }
 
-async function currentReleaseName(bucket: R2Bucket): Promise<string> {
-  if (pointer && Date.now() - pointer.at < POINTER_TTL_MS) return pointer.name;
+/**
+ * The name the current-release pointer holds. Publishing switches it in one write, and each
+ * request reads it once, so a request is answered from one release whole; an isolate
+ * re-reads it after `ttlSeconds` (a new release goes live everywhere within that time).
+ */
+export async function currentReleaseName(bucket: R2Bucket, ttlSeconds = DEFAULT_POINTER_TTL_SECONDS): Promise<string> {
+  if (pointer && Date.now() - pointer.at < ttlSeconds * 1000) return pointer.name;
   const object = await getOrUnavailable(bucket, CURRENT_RELEASE_KEY);
   if (!object) throw unavailable("No release is published yet.");
   const name = (await object.text()).trim();

@@ -40,6 +40,7 @@ async function call(c: AppContext): Promise<Response> {
     const operation = operations[request.operation];
     if (!operation) throw new SoapFault("Client", `Unknown operation: ${request.operation.slice(0, 100)}`);
     const release = await openRelease(c.env.RELEASES, c.env.releaseName);
+    c.set("release", release);
     return soapResponse(request.operation, await operation(release, request));
   } catch (error) {
     if (error instanceof SoapFault) return soapFault(error);

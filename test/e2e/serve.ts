@@ -24,12 +24,13 @@ export interface ServedRelease {
   dispose(): Promise<void>;
 }
 
-export async function serveRelease(name: string): Promise<ServedRelease> {
+export async function serveRelease(name: string, bindings: Record<string, string> = {}): Promise<ServedRelease> {
   const mf = new Miniflare({
     modules: true,
     scriptPath: resolve(TEST_BUILD, "worker/index.js"),
     compatibilityDate: "2026-04-26",
     r2Buckets: ["RELEASES"],
+    bindings,
   });
   const dir = resolve(TEST_BUILD, name);
   await loadRelease((await mf.getR2Bucket("RELEASES")) as never, await folderFiles(dir), { makeCurrent: true });

@@ -1,10 +1,12 @@
 /**
  * Storage faults inside workerd: a missing blob, a blob whose bytes do not match its hash, a
- * blob that is not msgpack, and a release that is not published. Each answers 503 with a clear
- * detail and `Cache-Control: no-store`, and requests that need other blobs keep working.
+ * blob cut short, an unreachable bucket, and a release that is not published. Each answers 503
+ * (or a SOAP Server fault) with a clear detail and `Cache-Control: no-store`, is logged, is
+ * never cached, and requests that need other blobs keep working.
  */
-import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import worker from "../../src/index.js";
 import { blobKey, type Manifest } from "../../src/release/format.js";
 import { get, getJson } from "./http.js";
 import { useRelease } from "./releases.js";
@@ -20,8 +22,12 @@ beforeAll(async () => {
 const sequenceShard = (entry: number) =>
   manifest.tables.sequences.shards[Math.floor((entry - 1) / manifest.tables.sequences.rowsPerShard)];
 
+afterEach(() => vi.restoreAllMocks());
+
 async function expect503(url: string, detail: RegExp) {
   const res = await get(url);
+  expect(res.headers.get("ETag")).toBeNull();
+  expect(res.headers.get("X-Cache")).toBeNull();
   expect(res.status).toBe(503);
   expect(res.headers.get("Cache-Control")).toBe("no-store");
   expect(res.headers.get("Content-Type")).toBe("application/json");
@@ -52,6 +58,58 @@ describe("storage faults", () => {
     await expect503(`${base}/protein/${last}/`, new RegExp(`corrupt \\(blob ${hash}\\)`));
     await env.RELEASES.put(blobKey(hash), original);
     expect((await getJson(`${base}/protein/${last}/`)).entry_nr).toBe(last);
+  });
+
+  it("answers 503 for a blob cut short, logs it, and does not cache the failure", async () => {
+    const entry = manifest.genomes[1].firstEntry;
+    const hash = sequenceShard(entry);
+    const original = new Uint8Array(await (await env.RELEASES.get(blobKey(hash)))!.arrayBuffer());
+    await env.RELEASES.put(blobKey(hash), original.slice(0, Math.floor(original.length / 2)));
+    const logged = vi.spyOn(console, "error");
+    await expect503(`${base}/protein/${entry}/`, new RegExp(`corrupt \\(blob ${hash}\\)`));
+    expect(logged.mock.calls.map((call) => String(call[0]))).toContain(`blob ${hash}: content does not match its hash`);
+    await env.RELEASES.put(blobKey(hash), original);
+    const res = await get(`${base}/protein/${entry}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("X-Cache")).toBe("MISS");
+  });
+
+  it("answers 503 (REST) and a Server fault (SOAP) when the bucket is unreachable, and logs it", async () => {
+    const unreachable = {
+      get: async () => {
+        throw new Error("connection reset by peer");
+      },
+      head: async () => {
+        throw new Error("connection reset by peer");
+      },
+    } as unknown as R2Bucket;
+    const logged = vi.spyOn(console, "error");
+    const call = async (request: Request) => {
+      const ctx = createExecutionContext();
+      const res = await worker.fetch(request, { ...env, RELEASES: unreachable }, ctx);
+      await waitOnExecutionContext(ctx);
+      return res;
+    };
+    // A protein whose shards no earlier request read, so the isolate cache cannot answer it.
+    const entry = Math.floor(manifest.counts.proteins / 2) + 7;
+    const rest = await call(new Request(`${base}/protein/${entry}/`));
+    expect(rest.status).toBe(503);
+    expect(rest.headers.get("Cache-Control")).toBe("no-store");
+    expect(await rest.json()).toEqual({ detail: "The release storage is unreachable; try again shortly." });
+    const soap = await call(
+      new Request(`${base.replace(/\/api$/, "")}/soap`, {
+        method: "POST",
+        headers: { "Content-Type": "text/xml" },
+        body: `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><m:GetEntry xmlns:m="urn:ORTH"><EntryID>${entry}</EntryID></m:GetEntry></s:Body></s:Envelope>`,
+      }),
+    );
+    expect(soap.status).toBe(500);
+    const fault = await soap.text();
+    expect(fault).toContain("<faultcode>soap:Server</faultcode>");
+    expect(fault).toContain("unreachable");
+    expect(logged.mock.calls.some((c) => /storage unreachable/.test(String(c[0])))).toBe(true);
+    // The real bucket still answers the same request.
+    expect((await getJson(`${base}/protein/${entry}/`)).entry_nr).toBe(entry);
   });
 
   it("answers 503 for an unknown current release and 404 for an unknown named one", async () => {

@@ -1,0 +1,121 @@
+/**
+ * Edge caching of read answers. A release never changes once published, so an answer is a
+ * function of the release, the request's URL and the variant the request negotiates (JSON or
+ * an HTML page, the interface version, and the public origin its links are built on). That
+ * tuple is the Cache API key, and its hash is the answer's `ETag`: a repeat is served from the
+ * data centre's cache without reading the release, and a client that already holds the answer
+ * gets `304 Not Modified`.
+ *
+ * Only `200` answers to GET and HEAD are cached; errors (`Cache-Control: no-store`, 503 for
+ * storage faults among them) never are.
+ */
+import { checkAcceptVersion } from "../app.js";
+import { ApiError } from "../errors.js";
+import { prefersHtml } from "../render/accept.js";
+import { linksFor } from "../render/links.js";
+
+/** A named release's URLs never change meaning; the current release's do when a new one goes live. */
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const CURRENT = "public, max-age=300";
+/** Cache keys live under a host no request can come from. */
+const KEY_ORIGIN = "https://edge-cache.invalid";
+
+export interface CacheScope {
+  /** The release that answers: named in the path, or the current one resolved for this request. */
+  release: string;
+  /** `/release/{name}` when the request named its release, else "". */
+  prefix: string;
+}
+
+/** The variant of a URL a request negotiates; undefined when the request cannot be answered from cache. */
+function variantOf(request: Request, prefix: string): string | undefined {
+  let version: string;
+  try {
+    version = checkAcceptVersion(request.headers.get("Accept") ?? undefined);
+  } catch (error) {
+    if (error instanceof ApiError) return undefined; // a 406, answered by the app
+    throw error;
+  }
+  const page = prefersHtml(request.headers.get("Accept")) && new URL(request.url).searchParams.get("format") !== "json";
+  return `${page ? "html" : "json"};v=${version};${linksFor(request, prefix).base}`;
+}
+
+/** The cache key of an answer and its entity tag, derived from the same string. */
+export async function cacheIdentity(request: Request, scope: CacheScope): Promise<{ key: Request; etag: string } | undefined> {
+  const variant = variantOf(request, scope.prefix);
+  if (variant === undefined) return undefined;
+  const url = new URL(request.url);
+  const identity = `${scope.release}\n${variant}\n${url.pathname}${url.search}`;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(identity)));
+  const hash = [...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const key = new Request(`${KEY_ORIGIN}/${hash}${url.pathname}`, { method: "GET" });
+  return { key, etag: `"${scope.release}-${hash}"` };
+}
+
+/** Whether an `If-None-Match` header names `etag` (weak comparison, RFC 9110 §13.1.2). */
+export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === "*") return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  return ifNoneMatch.split(",").some((tag) => opaque(tag) === opaque(etag));
+}
+
+/** The Cache API where the runtime has one (workerd); Node (the CPU benchmark) has none. */
+const edgeCache = (): Cache | undefined => (typeof caches === "undefined" ? undefined : (caches as unknown as { default: Cache }).default);
+
+/**
+ * Answers a GET or HEAD through the edge cache: a hit is answered without calling `answer`;
+ * a miss calls it, and a `200` is stored (after the response is sent, through `waitUntil`)
+ * and given its `ETag` and `Cache-Control`. Either way `If-None-Match` may turn it into a 304.
+ */
+export async function cachedAnswer(
+  request: Request,
+  scope: CacheScope,
+  ctx: ExecutionContext,
+  answer: () => Promise<Response>,
+): Promise<Response> {
+  const identity = await cacheIdentity(request, scope);
+  if (!identity) return answer();
+  const cache = edgeCache();
+  const clientCacheControl = scope.prefix ? IMMUTABLE : CURRENT;
+
+  let response: Response;
+  const hit = cache ? await cache.match(identity.key).catch(() => undefined) : undefined;
+  if (hit) {
+    response = new Response(hit.body, hit);
+    response.headers.set("X-Cache", "HIT");
+    response.headers.set("X-Blob-Reads", "0");
+    response.headers.set("X-Blob-Bytes", "0");
+    response.headers.set("Vary", "Accept");
+  } else {
+    response = await answer();
+    if (response.status !== 200 || /no-store/i.test(response.headers.get("Cache-Control") ?? "")) return response;
+    response = new Response(response.body, response);
+    response.headers.set("ETag", identity.etag);
+    response.headers.set("X-Cache", "MISS");
+    if (cache && request.method === "GET" && response.body) {
+      const [sent, stored] = response.body.tee();
+      const copy = new Response(stored, response);
+      // The key already holds the variant; the stored copy lives as long as the release.
+      copy.headers.delete("Vary");
+      copy.headers.set("Cache-Control", IMMUTABLE);
+      ctx.waitUntil(cache.put(identity.key, copy).catch((error) => console.error("edge cache put failed", error)));
+      response = new Response(sent, response);
+    }
+  }
+  response.headers.set("Cache-Control", clientCacheControl);
+  if (matchesEtag(request.headers.get("If-None-Match"), identity.etag)) {
+    await response.body?.cancel().catch(() => {});
+    const notModified = new Response(null, { status: 304 });
+    for (const name of ["ETag", "Cache-Control", "Vary", "X-Release", "X-Cache", "Access-Control-Allow-Origin", "Access-Control-Expose-Headers"]) {
+      const value = response.headers.get(name);
+      if (value !== null) notModified.headers.set(name, value);
+    }
+    return notModified;
+  }
+  if (request.method === "HEAD" && response.body) {
+    await response.body.cancel().catch(() => {});
+    return new Response(null, response);
+  }
+  return response;
+}
