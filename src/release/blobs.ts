@@ -1,14 +1,16 @@
 import { Unpackr } from "msgpackr";
 import { unavailable } from "../errors.js";
+import { decodedSize } from "./decoded-size.js";
 import { blobKey } from "./format.js";
 
 const unpackr = new Unpackr({ useRecords: true });
 
 /**
- * Decoded blobs kept in the isolate. Blobs are immutable, so an entry never goes stale;
- * the bound is on the bytes read (decoded objects take a small multiple of that).
+ * Decoded blobs kept in the isolate, least recently used first out. Blobs are immutable, so an
+ * entry never goes stale. The bound is on the estimated heap of the decoded values (up to ~15
+ * times their encoded size), well under the isolate's 128 MB.
  */
-const MAX_CACHED_BYTES = 24 * 1024 * 1024;
+export const MAX_CACHED_BYTES = 64 * 1024 * 1024;
 const cache = new Map<string, { value: unknown; bytes: number }>();
 let cachedBytes = 0;
 
@@ -68,9 +70,12 @@ async function fetchBlob(bucket: R2Bucket, hash: string, counter?: ReadCounter):
     console.error(`blob ${hash}: undecodable`, error);
     throw unavailable(`Release data is corrupt (blob ${hash}); try again shortly.`);
   }
-  remember(hash, value, bytes.length);
+  remember(hash, value, decodedSize(value));
   return value;
 }
+
+/** Estimated heap of the decoded blobs the isolate holds. */
+export const cachedBlobBytes = (): number => cachedBytes;
 
 function remember(hash: string, value: unknown, bytes: number): void {
   if (bytes > MAX_CACHED_BYTES / 4) return;
