@@ -147,3 +147,20 @@ describe("CORS", () => {
     expect(((await described.json()) as { name: string }).name).toBeTruthy();
   });
 });
+
+describe("HTML pages", () => {
+  it("carry the security headers, from the edge cache too: a CSP with no scripts, nosniff, no framing, no referrer", async () => {
+    for (const path of ["/api/protein/2/", "/api/protein/2/", "/api/docs/", "/api/nonsense/"]) {
+      const res = await fetch(`${served.origin}${path}`, { headers: { Accept: "text/html" } });
+      expect(res.headers.get("Content-Type"), path).toMatch(/^text\/html/);
+      const csp = res.headers.get("Content-Security-Policy") ?? "";
+      expect(csp, path).toMatch(/default-src 'none'/);
+      expect(csp, path).not.toMatch(/script-src/);
+      expect(csp, path).toMatch(/frame-ancestors 'none'/);
+      expect(res.headers.get("X-Content-Type-Options"), path).toBe("nosniff");
+      expect(res.headers.get("X-Frame-Options"), path).toBe("DENY");
+      expect(res.headers.get("Referrer-Policy"), path).toBe("no-referrer");
+      await res.arrayBuffer();
+    }
+  });
+});
