@@ -75,8 +75,9 @@ export async function resolveHog(release: Release, id: string): Promise<{ hogId:
     if (m[1] !== release.manifest.hogPrefix) throw new ApiError(410, `ID ${echo(id)} is no longer valid.`);
   } else {
     const protein = await proteinRow(release, await resolveEntry(release, id));
-    if (!protein.hog) throw notFound(`${echo(id)} is not part of any HOG.`);
-    hogId = protein.hog;
+    if (!protein.hog || !protein.family) throw notFound(`${echo(id)} is not part of any HOG.`);
+    // The protein row names its family: no HOG id lookup (one blob read fewer).
+    return { hogId: protein.hog, family: await release.row(release.manifest.tables.families, protein.family - 1) };
   }
   const family = await release.lookup(release.manifest.indexes.hogIds, hogId);
   if (family === undefined) throw notFound(`requested id '${echo(hogId)}' is unknown`);

@@ -53,7 +53,7 @@ describe.each(releases)("blob reads per request on %s", (name) => {
       cases.push(
         [`/protein/${encodeURIComponent(otherCanonical.canonicalid)}/`, 3],
         [`/hog/${familyRoot}/members/?level=root`, 2],
-        [`/hog/${encodeURIComponent(otherCanonical.canonicalid)}/`, 4],
+        [`/hog/${encodeURIComponent(otherCanonical.canonicalid)}/`, 3],
       );
       if (group) {
         const member = group.members[group.members.length - 1].entry;
