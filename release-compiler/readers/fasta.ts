@@ -25,6 +25,11 @@ export async function* readFasta(path: string, problems: Problems): AsyncGenerat
   const seen = new Map<string, number>();
   let rec: Pending | undefined;
   let reportedOrphan = false;
+  let sawText = false;
+  let lastLine = 0;
+  let lastText = "";
+  const problemsBefore = problems.count;
+  const end = { unterminated: false };
 
   const finish = (atEof: boolean): FastaRecord | undefined => {
     if (!rec || !rec.keep) return undefined;
@@ -45,7 +50,10 @@ export async function* readFasta(path: string, problems: Problems): AsyncGenerat
     return out;
   };
 
-  for await (const { text, lineNo } of readLines(path, problems)) {
+  for await (const { text, lineNo } of readLines(path, problems, end)) {
+    lastLine = lineNo;
+    lastText = text;
+    if (!sawText && text.trim() !== "") sawText = true;
     if (text.startsWith(">")) {
       const done = finish(false);
       if (done) yield done;
@@ -95,6 +103,12 @@ export async function* readFasta(path: string, problems: Problems): AsyncGenerat
     }
     rec.chunks.push(residues.toUpperCase());
   }
+  // A last sequence line without its line terminator: the file was most likely cut short there.
+  if (end.unterminated && rec?.keep && rec.line !== lastLine && lastText.trim() !== "") {
+    problems.report(file, lastLine, `the file ends in the middle of a line, inside the sequence of "${rec.id}" (truncated file? if it is complete, end it with a newline)`);
+    rec.keep = false;
+  }
+  if (!sawText && problems.count === problemsBefore) problems.report(file, 0, "empty file: no FASTA record");
   const done = finish(true);
   if (done) yield done;
 }

@@ -14,6 +14,8 @@ interface Cds {
   strand: 1 | -1 | 0;
   strandText: string;
   exons: Array<[number, number]>;
+  /** Line of each exon, in input order (before sorting). */
+  exonLines: number[];
   line: number;
 }
 
@@ -108,7 +110,7 @@ export async function readGff(path: string, problems: Problems): Promise<Map<str
     if (!protein) continue;
     const known = cdsByProtein.get(protein);
     if (!known) {
-      cdsByProtein.set(protein, { chromosome: seqid, strand, strandText, exons: [[start!, end!]], line: lineNo });
+      cdsByProtein.set(protein, { chromosome: seqid, strand, strandText, exons: [[start!, end!]], exonLines: [lineNo], line: lineNo });
       continue;
     }
     if (known.chromosome !== seqid) {
@@ -128,12 +130,22 @@ export async function readGff(path: string, problems: Problems): Promise<Map<str
       continue;
     }
     known.exons.push([start!, end!]);
+    known.exonLines.push(lineNo);
   }
 
   const loci = new Map<string, GffLocus>();
   for (const [protein, cds] of cdsByProtein) {
-    cds.exons.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     const feature = genes.get(protein) ?? mrnas.get(protein);
+    if (feature) {
+      // A CDS sticking out of the gene (or mRNA) it belongs to: one of the coordinates is wrong.
+      const kind = genes.has(protein) ? "gene" : "mRNA";
+      cds.exons.forEach(([s, e], i) => {
+        if (s < feature.start || e > feature.end) {
+          problems.report(file, cds.exonLines[i], `CDS of ${protein} (${s}-${e}) is outside its ${kind} (${feature.start}-${feature.end}, line ${feature.line})`);
+        }
+      });
+    }
+    cds.exons.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     let start = Infinity;
     let end = -Infinity;
     for (const [s, e] of cds.exons) {

@@ -53,15 +53,21 @@ export function ioMessage(err: unknown): string {
   return `cannot read file: ${e?.message ?? String(err)}`;
 }
 
+/** The problem (for the whole file) of text with NUL bytes: a binary file given where text is expected. */
+export const BINARY_MESSAGE = "binary file (it contains NUL bytes), expected text";
+
 /**
  * Streams the lines of a text file, 1-based line numbers, without line terminators.
  * Without `problems`, I/O errors (missing file, corrupt gzip) are thrown; with it, they are
  * reported (line 0 when the file cannot be opened, else the line after the last good one)
- * and the iteration simply ends, so the caller goes on collecting problems.
+ * and the iteration simply ends, so the caller goes on collecting problems. A NUL byte (a
+ * binary file) is reported for the whole file (line 0) and ends the iteration too.
+ * `end.unterminated` is set when the last line has no line terminator (a truncated file?).
  */
 export async function* readLines(
   path: string,
   problems?: Problems,
+  end?: { unterminated: boolean },
 ): AsyncGenerator<{ text: string; lineNo: number }> {
   let lineNo = 0;
   let input: Readable;
@@ -73,11 +79,24 @@ export async function* readLines(
     return;
   }
   const rl = createInterface({ input, crlfDelay: Infinity });
+  let lastChunk = "";
+  let binary = false;
+  // Sees each chunk before its lines reach the loop below (readline queues them).
+  input.on("data", (chunk: string) => {
+    if (chunk.length > 0) lastChunk = chunk;
+    if (chunk.includes("\0")) binary = true;
+  });
   try {
     for await (const line of rl) {
       lineNo++;
+      if (binary || line.includes("\0")) {
+        if (!problems) throw new Error(`${fileLabel(path)}: ${BINARY_MESSAGE}`);
+        problems.report(fileLabel(path), 0, BINARY_MESSAGE);
+        return;
+      }
       yield { text: line.endsWith("\r") ? line.slice(0, -1) : line, lineNo };
     }
+    if (end) end.unterminated = lastChunk !== "" && !lastChunk.endsWith("\n") && !lastChunk.endsWith("\r");
   } catch (err) {
     if (!problems) throw err;
     problems.report(fileLabel(path), lineNo + 1, ioMessage(err));

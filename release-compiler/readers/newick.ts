@@ -6,7 +6,7 @@
  */
 import type { TreeNode } from "../inputs.js";
 import type { Problems } from "../problems.js";
-import { fileLabel, ioMessage, readText } from "./lines.js";
+import { BINARY_MESSAGE, fileLabel, ioMessage, readText } from "./lines.js";
 
 /** Characters that end an unquoted label. */
 const DELIMITERS = new Set(["(", ")", ",", ":", ";", "[", "]", "\n"]);
@@ -218,6 +218,10 @@ export async function readNewick(path: string, problems: Problems): Promise<Tree
     text = await readText(path);
   } catch (err) {
     problems.report(fileLabel(path), 0, ioMessage(err));
+    return undefined;
+  }
+  if (text.includes("\0")) {
+    problems.report(fileLabel(path), 0, BINARY_MESSAGE);
     return undefined;
   }
   return parseNewick(text, fileLabel(path), problems);

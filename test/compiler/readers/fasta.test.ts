@@ -94,4 +94,28 @@ describe("readFasta problems", () => {
       '12: record "p4" has no sequence: the file ends after its header (truncated file?)',
     ]);
   });
+
+  it("reports a file cut in the middle of a sequence line (no final newline), and drops that record", async () => {
+    for (const gzip of [false, true]) {
+      const problems = new Problems();
+      const records = await collect(readFasta(tempFile("cut.fa", ">p1\nMKV\n>p2 x\nMKVL\nMK", { gzip }), problems));
+      expect(records.map((r) => r.id)).toEqual(["p1"]);
+      expect(messages(problems)).toEqual(['5: the file ends in the middle of a line, inside the sequence of "p2" (truncated file? if it is complete, end it with a newline)']);
+    }
+    // A missing final newline after a blank line is not a cut.
+    const problems = new Problems();
+    expect(await collect(readFasta(tempFile("ok.fa", ">p1\nMKV\n  "), problems))).toHaveLength(1);
+    expect(problems.list).toEqual([]);
+  });
+
+  it("reports an empty file and a binary file", async () => {
+    for (const content of ["", "\n  \n"]) {
+      const problems = new Problems();
+      expect(await collect(readFasta(tempFile("empty.fa", content), problems))).toEqual([]);
+      expect(messages(problems)).toEqual(["0: empty file: no FASTA record"]);
+    }
+    const problems = new Problems();
+    expect(await collect(readFasta(tempFile("bin.fa", Buffer.from("MKV\0\u0001\u0002\n>p\nMK\n")), problems))).toEqual([]);
+    expect(messages(problems)).toEqual(["0: binary file (it contains NUL bytes), expected text"]);
+  });
 });

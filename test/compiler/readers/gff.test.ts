@@ -87,4 +87,24 @@ describe("readGff problems", () => {
     ]);
     expect(loci.get("a")).toEqual({ chromosome: "chr1", start: 1, end: 1000, strand: 1, exons: [[100, 200]], line: 9 });
   });
+
+  it("reports a CDS outside its gene or mRNA, wherever the gene line is", async () => {
+    const file = tempFile(
+      "c.gff",
+      [
+        row("chr1", ".", "CDS", "150", "200", ".", "+", "0", "protein_id=a"), // 1
+        row("chr1", ".", "gene", "100", "500", ".", "+", ".", "ID=a"), // 2
+        row("chr1", ".", "CDS", "450", "520", ".", "+", "0", "protein_id=a"), // 3: past the gene's end
+        row("chr1", ".", "mRNA", "1000", "2000", ".", "-", ".", "ID=b"), // 4
+        row("chr1", ".", "CDS", "900", "1100", ".", "-", "0", "protein_id=b"), // 5: before the mRNA's start
+        row("chr1", ".", "CDS", "1500", "2000", ".", "-", "0", "protein_id=b"), // 6
+      ].join("\n"),
+    );
+    const problems = new Problems();
+    await readGff(file, problems);
+    expect(messages(problems)).toEqual([
+      "3: CDS of a (450-520) is outside its gene (100-500, line 2)",
+      "5: CDS of b (900-1100) is outside its mRNA (1000-2000, line 4)",
+    ]);
+  });
 });

@@ -37,4 +37,20 @@ describe("readLines", () => {
     expect(problems.list[0].line).toBe(lines.length + 1);
     expect(problems.list[0].message).toMatch(/^gzip data is truncated or corrupt/);
   });
+
+  it("reports a binary file (NUL bytes) once, for the whole file, before any line", async () => {
+    const file = tempFile("image.png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]));
+    const problems = new Problems();
+    expect(await collect(readLines(file, problems))).toEqual([]);
+    expect(messages(problems)).toEqual(["0: binary file (it contains NUL bytes), expected text"]);
+    await expect(collect(readLines(file))).rejects.toThrow(/binary file/);
+  });
+
+  it("tells whether the last line lacks its terminator", async () => {
+    for (const [text, unterminated] of [["a\nb\n", false], ["a\nb", true], ["a\r\n", false], ["", false]] as const) {
+      const end = { unterminated: !unterminated };
+      await collect(readLines(tempFile("t.txt", text, { gzip: text === "a\nb" }), new Problems(), end));
+      expect(end.unterminated, JSON.stringify(text)).toBe(unterminated);
+    }
+  });
 });

@@ -126,6 +126,12 @@ describe("parseNewick", () => {
     expect(messages(problems)).toEqual(["0: file not found"]);
   });
 
+  it("reports a binary file", async () => {
+    const problems = new Problems();
+    expect(await readNewick(tempFile("t.png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x00, 0x28, 0x41, 0x3b])), problems)).toBeUndefined();
+    expect(messages(problems)).toEqual(["0: binary file (it contains NUL bytes), expected text"]);
+  });
+
   it("reads a gzipped tree", async () => {
     const problems = new Problems();
     const tree = await readNewick(tempFile("t.nwk.gz", "(A,B)C;", { gzip: true }), problems);
