@@ -73,7 +73,8 @@ export function createApp(): Hono<AppEnv> {
     const url = new URL(c.req.url);
     const legacy = url.pathname === "/soap" || url.pathname === "/soap/orth.wsdl";
     if (!url.pathname.endsWith("/") && !legacy && (c.req.method === "GET" || c.req.method === "HEAD")) {
-      const location = `${c.env.prefix}${url.pathname}/${url.search}`;
+      // One leading slash: `//evil.com/` would be read by browsers as another origin (an open redirect).
+      const location = `${c.env.prefix}${url.pathname.replace(/^\/{2,}/, "/")}/${url.search}`;
       return new Response(null, { status: 301, headers: { Location: location } });
     }
     await next();

@@ -1,7 +1,7 @@
 /**
  * Edge caching of read answers. A release never changes once published, so an answer is a
- * function of the release, the request's URL and the variant the request negotiates (JSON or
- * an HTML page, the interface version, and the public origin its links are built on). That
+ * function of the release, the request's URL and the variant the request negotiates (its
+ * `Accept` header, and the public origin its links are built on). That
  * tuple is the Cache API key, and its hash is the answer's `ETag`: a repeat is served from the
  * data centre's cache without reading the release, and a client that already holds the answer
  * gets `304 Not Modified`.
@@ -9,9 +9,6 @@
  * Only `200` answers to GET and HEAD are cached; errors (`Cache-Control: no-store`, 503 for
  * storage faults among them) never are.
  */
-import { checkAcceptVersion } from "../app.js";
-import { ApiError } from "../errors.js";
-import { prefersHtml } from "../render/accept.js";
 import { linksFor } from "../render/links.js";
 
 /** A named release's URLs never change meaning; the current release's do when a new one goes live. */
@@ -27,25 +24,18 @@ export interface CacheScope {
   prefix: string;
 }
 
-/** The variant of a URL a request negotiates; undefined when the request cannot be answered from cache. */
-function variantOf(request: Request, prefix: string): string | undefined {
-  let version: string;
-  try {
-    version = checkAcceptVersion(request.headers.get("Accept") ?? undefined);
-  } catch (error) {
-    if (error instanceof ApiError) return undefined; // a 406, answered by the app
-    throw error;
-  }
-  const page = prefersHtml(request.headers.get("Accept")) && new URL(request.url).searchParams.get("format") !== "json";
-  return `${page ? "html" : "json"};v=${version};${linksFor(request, prefix).base}`;
-}
+/**
+ * The variant of a URL a request negotiates: its `Accept` header as sent (JSON or a browsable
+ * page, the interface version, the OpenAPI media type; each client sends one constant value,
+ * so this splits the cache little), and the public origin its links are built on.
+ */
+const variantOf = (request: Request, prefix: string): string =>
+  `${(request.headers.get("Accept") ?? "").trim()}\n${linksFor(request, prefix).base}`;
 
 /** The cache key of an answer and its entity tag, derived from the same string. */
-export async function cacheIdentity(request: Request, scope: CacheScope): Promise<{ key: Request; etag: string } | undefined> {
-  const variant = variantOf(request, scope.prefix);
-  if (variant === undefined) return undefined;
+export async function cacheIdentity(request: Request, scope: CacheScope): Promise<{ key: Request; etag: string }> {
   const url = new URL(request.url);
-  const identity = `${scope.release}\n${variant}\n${url.pathname}${url.search}`;
+  const identity = `${scope.release}\n${variantOf(request, scope.prefix)}\n${url.pathname}${url.search}`;
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(identity)));
   const hash = [...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
   const key = new Request(`${KEY_ORIGIN}/${hash}${url.pathname}`, { method: "GET" });
@@ -75,7 +65,6 @@ export async function cachedAnswer(
   answer: () => Promise<Response>,
 ): Promise<Response> {
   const identity = await cacheIdentity(request, scope);
-  if (!identity) return answer();
   const cache = edgeCache();
   const clientCacheControl = scope.prefix ? IMMUTABLE : CURRENT;
 

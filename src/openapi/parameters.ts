@@ -110,7 +110,7 @@ export function parameters(ex: Examples): Record<string, Schema> {
     xrefs: query(
       "xrefs",
       "Cross-reference sources whose ids to add to each entry (`xrefs` object): repeated or a comma list, e.g. " +
-        "`UniProtKB/SwissProt`, `UniProtKB/TrEMBL`, `EntrezGene`, `SourceID`, `SourceAC`, `Ensembl Gene`, `RefSeq`.",
+        "`UniProtKB/SwissProt`, `UniProtKB/TrEMBL`, `EntrezGene`, `SourceID`, `SourceAC`, `Ensembl Gene`, `RefSeq`; at most 50 distinct sources (more → 400).",
       { type: "array", items: { type: "string" } },
       { style: "form", explode: true },
     ),

@@ -19,7 +19,8 @@ export function linksFor(request: Request, prefix: string): Links {
   const url = new URL(request.url);
   const proto = request.headers.get("X-Forwarded-Proto")?.split(",")[0].trim();
   const host = request.headers.get("X-Forwarded-Host")?.split(",")[0].trim();
-  const origin = `${proto && /^https?$/.test(proto) ? proto : url.protocol.slice(0, -1)}://${host || url.host}`;
+  const scheme = proto && /^https?$/.test(proto) ? proto : url.protocol.slice(0, -1);
+  const origin = `${scheme}://${(host && forwardedHost(scheme, host)) || url.host}`;
   const base = `${origin}${prefix}/api`;
   const browsable = url.searchParams.get("format") === "api";
   const mark = (u: string) => (browsable ? `${u}${u.includes("?") ? "&" : "?"}format=api` : u);
@@ -36,6 +37,22 @@ export function linksFor(request: Request, prefix: string): Links {
       return mark(`${base}${path}${qs ? `?${qs}` : ""}`);
     },
   };
+}
+
+/** A DNS name or IPv4 address, or a bracketed IPv6 address, with an optional port. */
+const HOST = /^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+
+/**
+ * The `X-Forwarded-Host` value as a URL host, or undefined when it is not one: anything else
+ * (a path, `#`, userinfo, spaces, `>`) would make every link ill-formed, or not parse at all.
+ */
+function forwardedHost(scheme: string, host: string): string | undefined {
+  if (host.length > 255 || !HOST.test(host)) return undefined;
+  try {
+    return new URL(`${scheme}://${host}`).host;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A path segment with the characters of ids that must not be taken literally escaped (`/`, `?`, `#`, spaces). */

@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
 import { getEndpoint, linksOf, pathParam, releaseOf, type AppContext, type AppEnv } from "../app.js";
-import { notFound } from "../errors.js";
+import { badRequest, notFound } from "../errors.js";
 import { pairItems, pairsTable, type PairFilters } from "../render/pairs.js";
 import { paginate } from "../render/pagination.js";
 import { proteinSummary } from "../render/protein.js";
@@ -12,6 +12,8 @@ import { proteinRow, resolveEntry, resolveGenome } from "../release/resolve.js";
 import { summariesOf } from "../release/summaries.js";
 
 const ORTHOLOG_TYPES = REL_TYPES.slice(0, 4);
+/** Most distinct `xrefs` sources of a pairs request: releases have about ten. */
+const MAX_XREF_SOURCES = 50;
 
 /** A protein's relations with its partners' summaries (from its family row when they are members). */
 async function relationsOf(release: Release, protein: ProteinRow, keep: (r: Relation) => boolean) {
@@ -137,5 +139,7 @@ async function pairFilters(
   if (relType !== undefined) filters.relType = (REL_TYPES as readonly string[]).indexOf(relType);
   const xrefs = c.req.queries("xrefs");
   if (xrefs) filters.xrefs = [...new Set(xrefs.flatMap((x) => x.split(",")).map((x) => x.trim()).filter(Boolean))];
+  // Every pair carries every source asked for: thousands of made-up names would multiply a page.
+  if (filters.xrefs && filters.xrefs.length > MAX_XREF_SOURCES) throw badRequest(`At most ${MAX_XREF_SOURCES} xrefs sources may be asked for.`);
   return filters;
 }
