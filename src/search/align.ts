@@ -6,9 +6,11 @@
  * thousand residues per request, so the kernels work on typed arrays and integer scores only:
  * residues are encoded to matrix indexes (`encode`), the matrix is a flat `Int8Array`, and the
  * query is turned into a "query profile" (one row of scores per residue code) that the inner
- * loop reads with a single load. Scratch rows and the profile are kept between calls (the
- * functions are synchronous, so no other request can interleave) and reused when the same query
- * is aligned against many targets.
+ * loop reads with a single load. Scratch rows, the profile and traceback matrices of up to
+ * SCRATCH_TRACEBACK_CELLS are kept between calls (the functions are synchronous, so no other
+ * request can interleave) and reused when the same query is aligned against many targets.
+ * A search that reports only alignments above a threshold uses `alignAtLeast`: one DP pass per
+ * pair that scores and records the traceback at once, the strings built only above it.
  *
  * Scoring
  * - Substitutions: NCBI BLOSUM62 over `ARNDCQEGHILKMFPSTWYV` plus `X`. Every other letter
@@ -350,17 +352,50 @@ function reversed(a: Uint8Array): Uint8Array {
  * `tracebackFits` to avoid it).
  */
 export function localAlignment(query: string, target: string): LocalAlignment {
+  const aligned = align(query, target, 0);
+  return typeof aligned === "number" ? { ...EMPTY } : aligned;
+}
+
+/**
+ * Local alignment for a search that only reports alignments scoring at least `minScore` (> 0):
+ * `{ score, alignment }` with the alignment `localAlignment` returns when the score reaches
+ * `minScore`, else `{ score }` alone. Exactly `localScore` then, for those reaching it,
+ * `localAlignment`, but in one DP pass that records the traceback as it scores (the second,
+ * traceback pass over the same matrix cost as much as the score pass). Pairs above
+ * MAX_TRACEBACK_CELLS take a score pass first, then `localAlignment`'s narrowing.
+ */
+export function alignAtLeast(query: string, target: string, minScore: number): { score: number; alignment?: LocalAlignment } {
+  const aligned = align(query, target, minScore);
+  return typeof aligned === "number" ? { score: aligned } : { score: aligned.score, alignment: aligned };
+}
+
+/** Traceback matrices up to this many cells reuse one scratch buffer (kept between calls). */
+const SCRATCH_TRACEBACK_CELLS = 4_000_000;
+let dirsScratch = new Uint8Array(0);
+
+function tracebackCells(cells: number): Uint8Array {
+  if (cells > SCRATCH_TRACEBACK_CELLS) return new Uint8Array(cells);
+  if (dirsScratch.length < cells) dirsScratch = new Uint8Array(Math.min(SCRATCH_TRACEBACK_CELLS, Math.max(cells, dirsScratch.length * 2)));
+  return dirsScratch;
+}
+
+/** `localAlignment`, or just the score when it is 0 or below `minScore`. */
+function align(query: string, target: string, minScore: number): LocalAlignment | number {
   const q = encode(query);
   const t = encode(target);
   let qFrom = 0;
   let qTo = q.length;
   let tFrom = 0;
   let tTo = t.length;
-  if (qTo === 0 || tTo === 0) return { ...EMPTY };
+  if (qTo === 0 || tTo === 0) {
+    return 0;
+  }
 
   if (!tracebackFits(qTo, tTo)) {
     const score = scoreKernel(q, t);
-    if (score === 0) return { ...EMPTY };
+    if (score === 0 || score < minScore) {
+      return score;
+    }
     qTo = bestI;
     tTo = bestJ;
     // The best local alignment of the reversed prefixes scores `score` too; its end is the
@@ -379,9 +414,11 @@ export function localAlignment(query: string, target: string): LocalAlignment {
   const qs = q.subarray(qFrom, qTo);
   const ts = t.subarray(tFrom, tTo);
   const m = qs.length;
-  const dirs = new Uint8Array(m * ts.length);
+  const dirs = tracebackCells(m * ts.length);
   const score = tracebackKernel(qs, ts, dirs);
-  if (score === 0) return { ...EMPTY };
+  if (score === 0 || score < minScore) {
+    return score;
+  }
   let i = bestI;
   let j = bestJ;
   const queryEnd = qFrom + i;

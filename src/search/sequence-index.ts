@@ -10,7 +10,6 @@ import type { Release } from "../release/release.js";
 import { upperBound } from "../release/sorted.js";
 import { rowsOf } from "../release/summaries.js";
 import { forEachKmer } from "./kmers.js";
-import { readVarints } from "./varint.js";
 
 /** k-mers of a query whose postings an exact search intersects. */
 const EXACT_KMERS = 8;
@@ -23,39 +22,76 @@ export const MAX_EXACT_CANDIDATES = 2_000;
 /** Candidates approximate search aligns (reference E.2). */
 export const APPROXIMATE_CANDIDATES = 50;
 
-interface DecodedShard {
-  codes: Int32Array;
-  /** Entries of codes[i] are entries[starts[i], starts[i + 1]). */
-  starts: Int32Array;
-  entries: Int32Array;
-}
-
-const decoded = new WeakMap<KmerShard, DecodedShard>();
-
-/** A shard's varints as arrays, once per cached blob. */
-function decode(shard: KmerShard): DecodedShard {
-  let d = decoded.get(shard);
-  if (d) return d;
-  const gaps = readVarints(shard.codes);
-  const counts = readVarints(shard.counts);
-  const codes = new Int32Array(gaps.length);
-  const starts = new Int32Array(gaps.length + 1);
-  let code = shard.firstCode;
-  gaps.forEach((gap, i) => {
-    code += gap;
-    codes[i] = code;
-    starts[i + 1] = starts[i] + counts[i];
-  });
-  const entryGaps = readVarints(shard.entries);
-  const entries = new Int32Array(entryGaps.length);
-  for (let i = 0; i < codes.length; i++) {
-    let entry = 0;
-    for (let j = starts[i]; j < starts[i + 1]; j++) entries[j] = entry += entryGaps[j];
+/**
+ * The postings of one code in a shard, decoding only what leads to them: the code gaps up to
+ * the code, the counts before it, and a skip over the earlier entries' varints (their bytes
+ * are only counted, not decoded). A shard holds some 6,000 codes and 30,000 postings while a
+ * query needs one code of it, so this is a single allocation-free scan of part of the shard
+ * instead of decoding all of it (which dominated candidate selection).
+ */
+function shardPostings(shard: KmerShard, code: number): Int32Array {
+  const codeBytes = shard.codes;
+  let current = shard.firstCode;
+  let index = 0; // codes before `code`
+  let found = false;
+  for (let i = 0, value = 0, shift = 1; i < codeBytes.length; i++) {
+    const b = codeBytes[i];
+    value += (b & 0x7f) * shift;
+    if (b & 0x80) {
+      shift *= 0x80;
+      continue;
+    }
+    current += value;
+    value = 0;
+    shift = 1;
+    if (current >= code) {
+      found = current === code;
+      break;
+    }
+    index++;
   }
-  d = { codes, starts, entries };
-  decoded.set(shard, d);
-  return d;
+  if (!found) return EMPTY_POSTINGS;
+  // Postings of the codes before, and of this one.
+  const countBytes = shard.counts;
+  let skip = 0;
+  let count = 0;
+  for (let i = 0, k = 0, value = 0, shift = 1; i < countBytes.length; i++) {
+    const b = countBytes[i];
+    value += (b & 0x7f) * shift;
+    if (b & 0x80) {
+      shift *= 0x80;
+      continue;
+    }
+    if (k === index) {
+      count = value;
+      break;
+    }
+    skip += value;
+    value = 0;
+    shift = 1;
+    k++;
+  }
+  const entryBytes = shard.entries;
+  let at = 0;
+  // Every varint ends with a byte below 0x80: skip `skip` of them.
+  for (let ended = 0; ended < skip && at < entryBytes.length; at++) if (entryBytes[at] < 0x80) ended++;
+  const out = new Int32Array(count);
+  let entry = 0;
+  for (let n = 0, value = 0, shift = 1; n < count && at < entryBytes.length; at++) {
+    const b = entryBytes[at];
+    value += (b & 0x7f) * shift;
+    if (b & 0x80) {
+      shift *= 0x80;
+      continue;
+    }
+    out[n++] = entry += value;
+    value = 0;
+    shift = 1;
+  }
+  return out;
 }
+
+const EMPTY_POSTINGS = new Int32Array(0);
 
 /** First codes of the index's shards, once per manifest. */
 const firstCodes = new WeakMap<object, number[]>();
@@ -69,10 +105,8 @@ async function postings(release: Release, code: number): Promise<Int32Array> {
     firstCodes.set(index, starts);
   }
   const at = upperBound(starts, code) - 1;
-  if (at < 0) return new Int32Array();
-  const shard = decode(await release.blob<KmerShard>(index.shards[at][1]));
-  const i = upperBound(shard.codes, code) - 1;
-  return i >= 0 && shard.codes[i] === code ? shard.entries.subarray(shard.starts[i], shard.starts[i + 1]) : new Int32Array();
+  if (at < 0) return EMPTY_POSTINGS;
+  return shardPostings(await release.blob<KmerShard>(index.shards[at][1]), code);
 }
 
 /** The k-mer codes of a query, in order of position. */

@@ -1,5 +1,5 @@
 import type { Release } from "../release/release.js";
-import { encode, localAlignment, localScore } from "./align.js";
+import { alignAtLeast } from "./align.js";
 import { approximateCandidates } from "./sequence-index.js";
 
 /** Alignments scoring below this are not homologs worth reporting (reference E.2). */
@@ -19,13 +19,12 @@ export interface Hit {
  */
 export async function approximateHits(release: Release, query: string): Promise<Hit[]> {
   const candidates = await approximateCandidates(release, query);
-  const encoded = encode(query);
-  const scored = candidates
-    .map((c) => ({ ...c, score: localScore(encoded, encode(c.sequence)) }))
-    .filter((c) => c.score >= MIN_ALIGNMENT_SCORE)
-    .sort((a, b) => b.score - a.score || a.entry - b.entry);
-  return scored.map((c) => {
-    const a = localAlignment(query, c.sequence);
-    return { entry: c.entry, score: c.score, alignment: [a.query, a.target] };
-  });
+  // One DP pass per candidate, recording the traceback as it scores: the alignment strings
+  // are only built for those reaching the threshold (see alignAtLeast).
+  const hits: Hit[] = [];
+  for (const c of candidates) {
+    const { score, alignment } = alignAtLeast(query, c.sequence, MIN_ALIGNMENT_SCORE);
+    if (alignment) hits.push({ entry: c.entry, score, alignment: [alignment.query, alignment.target] });
+  }
+  return hits.sort((a, b) => b.score - a.score || a.entry - b.entry);
 }

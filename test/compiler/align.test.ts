@@ -12,6 +12,7 @@ import {
   GAP_OPEN,
   MAX_TRACEBACK_CELLS,
   X_CODE,
+  alignAtLeast,
   encode,
   localAlignment,
   localScore,
@@ -300,6 +301,22 @@ describe("localScore / localAlignment vs the reference Gotoh", () => {
       if (al.query.includes("-") || al.target.includes("-")) withGaps++;
     }
     expect(withGaps).toBeGreaterThan(50);
+  });
+
+  it("alignAtLeast: the score, and localAlignment's very alignment when it reaches the threshold", () => {
+    let above = 0;
+    for (const [q, t] of pairs) {
+      const score = localScore(encode(q), encode(t));
+      const expected = localAlignment(q, t);
+      for (const threshold of [1, 40, 70]) {
+        const got = alignAtLeast(q, t, threshold);
+        expect(got.score, `${q} / ${t}`).toBe(score);
+        if (score > 0 && score >= threshold) expect(got.alignment).toEqual(expected);
+        else expect(got.alignment).toBeUndefined();
+      }
+      if (score >= 70) above++;
+    }
+    expect(above).toBeGreaterThan(50);
   });
 
   it("matches the every-gap-length recurrence on short pairs", () => {
