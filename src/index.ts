@@ -76,6 +76,35 @@ export default {
     const response = cacheable
       ? await cachedAnswer(request, { release: scope.releaseName!, prefix: scope.prefix }, ctx, () => answer(scope))
       : await answer(scope);
+    await drainUnread(request);
     return withCors(response);
   },
 } satisfies ExportedHandler<Env>;
+
+/** Bodies up to this size that an answer did not need are read to the end; larger ones are dropped. */
+const DRAIN_LIMIT = 1024 * 1024;
+
+/**
+ * Reads the rest of a request body the answer did not need (a 405 or 415 to a POST): workerd
+ * drops a keep-alive connection whose request body was left unread, so the client's next
+ * request on it would fail. A body over the limit is cancelled instead (and the connection
+ * closes, as it should for such a client).
+ */
+async function drainUnread(request: Request): Promise<void> {
+  if (!request.body || request.bodyUsed) return;
+  const reader = request.body.getReader();
+  try {
+    let read = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+      if (read > DRAIN_LIMIT) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    // The client went away; nothing to drain.
+  }
+}
