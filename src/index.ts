@@ -1,6 +1,7 @@
 import { createApp, type RequestScope } from "./app.js";
 import { cachedAnswer } from "./edge/cache.js";
 import { isPreflight, preflightAnswer, withCors } from "./edge/cors.js";
+import { readCapped } from "./render/capped-body.js";
 import { currentReleaseName, DEFAULT_POINTER_TTL_SECONDS } from "./release/release.js";
 import type { Env } from "./env.js";
 import { genomeRoutes } from "./routes/genomes.js";
@@ -45,6 +46,11 @@ schemaRoutes(app);
 /** Path (Hono syntax, `/api/protein/:entry_id/`) of every route registered, middleware aside. */
 export const registeredPaths = (): string[] => [...new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => r.path))];
 
+/** POST endpoints whose answer depends on the release and the body alone: cached like reads. */
+const CACHED_POSTS = /^\/(?:api\/protein\/bulk_retrieve\/?|soap)$/;
+/** The bulk and SOAP endpoints' own body cap. */
+const MAX_CACHED_POST_BODY = 1024 * 1024;
+
 /** `/release/{name}/api/…` serves a release by name; everything else serves the current release. */
 const NAMED_RELEASE = /^\/release\/([A-Za-z0-9._-]+)(\/.*)?$/;
 
@@ -58,7 +64,7 @@ export default {
       request = new Request(url, request);
       scope = { prefix: `/release/${named[1]}`, releaseName: named[1] };
     }
-    const answer = async (s: RequestScope) => app.fetch(request, { ...env, ...s }, ctx);
+    const answer = async (s: RequestScope, r = request) => app.fetch(r, { ...env, ...s }, ctx);
 
     if (isPreflight(request)) {
       const described = await answer(scope);
@@ -72,10 +78,21 @@ export default {
       const current = await currentReleaseName(env.RELEASES, Number.isFinite(ttl) ? ttl : DEFAULT_POINTER_TTL_SECONDS).catch(() => undefined);
       if (current) scope = { ...scope, releaseName: current };
     }
-    const cacheable = (request.method === "GET" || request.method === "HEAD") && scope.releaseName;
-    const response = cacheable
-      ? await cachedAnswer(request, { release: scope.releaseName!, prefix: scope.prefix }, ctx, () => answer(scope))
-      : await answer(scope);
+    let response: Response;
+    const release = scope.releaseName;
+    if (!release) response = await answer(scope);
+    else if (request.method === "GET" || request.method === "HEAD") {
+      response = await cachedAnswer(request, { release, prefix: scope.prefix }, ctx, () => answer(scope));
+    } else if (request.method === "POST" && CACHED_POSTS.test(url.pathname)) {
+      // The answer is a function of the body: read it (within the endpoints' own cap) to key the cache.
+      const read = await readCapped(request.body, MAX_CACHED_POST_BODY);
+      // Past the cap, the endpoint sees a body past its cap too (a 413 or a SOAP fault).
+      const body = read.kind === "over" ? new Uint8Array(MAX_CACHED_POST_BODY + 1) : read.bytes;
+      const post = new Request(request, { body });
+      response = await (read.kind === "complete"
+        ? cachedAnswer(post, { release, prefix: scope.prefix }, ctx, () => answer(scope, post), body)
+        : answer(scope, post));
+    } else response = await answer(scope);
     await drainUnread(request);
     return withCors(response);
   },

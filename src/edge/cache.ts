@@ -32,14 +32,24 @@ export interface CacheScope {
 const variantOf = (request: Request, prefix: string): string =>
   `${(request.headers.get("Accept") ?? "").trim()}\n${linksFor(request, prefix).base}`;
 
-/** The cache key of an answer and its entity tag, derived from the same string. */
-export async function cacheIdentity(request: Request, scope: CacheScope): Promise<{ key: Request; etag: string }> {
+/**
+ * The cache key of an answer and its entity tag, derived from the same string. A POST whose
+ * answer depends on its body alone (bulk retrieve, a SOAP call) is keyed by the body and its
+ * `Content-Type` too.
+ */
+export async function cacheIdentity(request: Request, scope: CacheScope, body?: Uint8Array): Promise<{ key: Request; etag: string }> {
   const url = new URL(request.url);
-  const identity = `${scope.release}\n${variantOf(request, scope.prefix)}\n${url.pathname}${url.search}`;
+  const head = `${scope.release}\n${variantOf(request, scope.prefix)}\n${url.pathname}${url.search}`;
+  const identity = body ? `${head}\n${request.headers.get("Content-Type") ?? ""}\n${await sha256Hex(body)}` : head;
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(identity)));
   const hash = [...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
   const key = new Request(`${KEY_ORIGIN}/${hash}${url.pathname}`, { method: "GET" });
   return { key, etag: `"${scope.release}-${hash}"` };
+}
+
+async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Whether an `If-None-Match` header names `etag` (weak comparison, RFC 9110 §13.1.2). */
@@ -54,17 +64,19 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
 const edgeCache = (): Cache | undefined => (typeof caches === "undefined" ? undefined : (caches as unknown as { default: Cache }).default);
 
 /**
- * Answers a GET or HEAD through the edge cache: a hit is answered without calling `answer`;
- * a miss calls it, and a `200` is stored (after the response is sent, through `waitUntil`)
- * and given its `ETag` and `Cache-Control`. Either way `If-None-Match` may turn it into a 304.
+ * Answers a GET or HEAD (or a POST, given its `body`) through the edge cache: a hit is answered
+ * without calling `answer`; a miss calls it, and a `200` is stored (after the response is sent,
+ * through `waitUntil`) and given its `ETag` and `Cache-Control`. Either way `If-None-Match`
+ * may turn a GET or HEAD into a 304.
  */
 export async function cachedAnswer(
   request: Request,
   scope: CacheScope,
   ctx: ExecutionContext,
   answer: () => Promise<Response>,
+  body?: Uint8Array,
 ): Promise<Response> {
-  const identity = await cacheIdentity(request, scope);
+  const identity = await cacheIdentity(request, scope, body);
   const cache = edgeCache();
   const clientCacheControl = scope.prefix ? IMMUTABLE : CURRENT;
 
@@ -82,7 +94,7 @@ export async function cachedAnswer(
     response = new Response(response.body, response);
     response.headers.set("ETag", identity.etag);
     response.headers.set("X-Cache", "MISS");
-    if (cache && request.method === "GET" && response.body) {
+    if (cache && request.method !== "HEAD" && response.body) {
       const [sent, stored] = response.body.tee();
       const copy = new Response(stored, response);
       // The key already holds the variant; the stored copy lives as long as the release.
@@ -93,7 +105,7 @@ export async function cachedAnswer(
     }
   }
   response.headers.set("Cache-Control", clientCacheControl);
-  if (matchesEtag(request.headers.get("If-None-Match"), identity.etag)) {
+  if (request.method !== "POST" && matchesEtag(request.headers.get("If-None-Match"), identity.etag)) {
     await response.body?.cancel().catch(() => {});
     const notModified = new Response(null, { status: 304 });
     for (const name of ["ETag", "Cache-Control", "Vary", "X-Release", "X-Cache", "Access-Control-Allow-Origin", "Access-Control-Expose-Headers"]) {

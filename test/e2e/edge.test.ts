@@ -95,15 +95,41 @@ describe("edge cache and entity tags", () => {
     }
   });
 
-  it("does not cache POST answers", async () => {
-    const post = () =>
-      fetch(`${served.base}/protein/bulk_retrieve/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ ids: ["1", "2"] }) });
+  it("caches bulk retrieve and SOAP answers by their body, and never their errors", async () => {
+    const post = (path: string, body: string, type = "application/json") =>
+      fetch(`${served.origin}${path}`, { method: "POST", headers: { "Content-Type": type }, body });
+    const bulk = JSON.stringify({ ids: ["1", "2", "5"] });
+    const first = await post("/api/protein/bulk_retrieve/", bulk);
+    const text = await first.text();
+    expect(first.headers.get("X-Cache")).toBe("MISS");
+    const again = await post("/api/protein/bulk_retrieve/", bulk);
+    expect(again.headers.get("X-Cache")).toBe("HIT");
+    expect(await again.text()).toBe(text);
+    // Another body, or the same body with a Content-Type the endpoint refuses, is another answer.
+    const other = await post("/api/protein/bulk_retrieve/", JSON.stringify({ ids: ["1", "2", "6"] }));
+    expect(other.headers.get("X-Cache")).toBe("MISS");
+    expect(await other.text()).not.toBe(text);
     for (let i = 0; i < 2; i++) {
-      const res = await post();
-      expect(res.status).toBe(200);
-      expect(res.headers.get("X-Cache")).toBeNull();
-      await res.arrayBuffer();
+      const refused = await post("/api/protein/bulk_retrieve/", bulk, "text/plain");
+      expect(refused.status).toBe(415);
+      expect(refused.headers.get("X-Cache")).toBeNull();
+      await refused.arrayBuffer();
     }
+    const envelope = (id: string) =>
+      `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><m:GetEntry xmlns:m="urn:ORTH"><EntryID>${id}</EntryID></m:GetEntry></s:Body></s:Envelope>`;
+    const soap = [await post("/soap", envelope("4"), "text/xml"), await post("/soap", envelope("4"), "text/xml")];
+    expect(soap.map((r) => r.headers.get("X-Cache"))).toEqual(["MISS", "HIT"]);
+    expect(await soap[1].text()).toBe(await soap[0].text());
+    // A fault (an unknown entry) is never cached.
+    for (let i = 0; i < 2; i++) {
+      const fault = await post("/soap", envelope("999999999"), "text/xml");
+      expect(fault.status).toBe(500);
+      expect(fault.headers.get("X-Cache")).toBeNull();
+      await fault.arrayBuffer();
+    }
+    // A body over the cap is still refused as such.
+    const huge = await post("/api/protein/bulk_retrieve/", `[${'"1",'.repeat(300_000)}"1"]`);
+    expect(huge.status).toBe(413);
   });
 });
 
