@@ -13,6 +13,7 @@ import { resolve } from "node:path";
 import { Miniflare } from "miniflare";
 import { folderFiles, loadRelease } from "../release-compiler/local/r2-loader.js";
 import { CURRENT_RELEASE_KEY, manifestKey, type Manifest } from "../src/release/format.js";
+import { Rng } from "../release-compiler/simulate/rng.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 /** The compatibility date of wrangler.toml, which the tests and benchmarks serve with too. */
@@ -409,16 +410,10 @@ export const mean = (values: number[]): number => values.reduce((a, b) => a + b,
 export const ms = (value: number): string => (Number.isNaN(value) ? "–" : value >= 100 ? value.toFixed(0) : value.toFixed(1));
 export const kib = (bytes: number): string => (bytes >= 1024 * 1024 ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} kB`);
 
-/** A deterministic generator in [0, 1) (mulberry32), so a seed always picks the same targets. */
+/** A deterministic generator in [0, 1) (the simulator's), so a seed always picks the same targets. */
 export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng(seed, "bench");
+  return () => rng.float();
 }
 
 /** The machine line of BENCHMARKS.md (as bench/run.ts writes it). */
