@@ -60,8 +60,41 @@ export async function currentRelease(bucket: PublishBucket): Promise<string | nu
   return (await readText(bucket, CURRENT_RELEASE_KEY))?.trim() || null;
 }
 
+/** Attempts of a storage operation before publishing gives up (transient faults are retried). */
+const ATTEMPTS = 3;
+
+async function withRetries<T>(operation: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await operation();
+    } catch (error) {
+      if (error instanceof PublishError || attempt >= ATTEMPTS) throw error;
+      await new Promise((r) => setTimeout(r, 100 * attempt));
+    }
+  }
+}
+
+/**
+ * The bucket with each operation retried on a transient fault; a read is read whole inside
+ * its attempt, so a connection lost mid-body is retried too.
+ */
+function retrying(bucket: PublishBucket): PublishBucket {
+  return {
+    head: (key) => withRetries(() => bucket.head(key)),
+    put: (key, value) => withRetries(() => bucket.put(key, value)),
+    get: (key) =>
+      withRetries(async () => {
+        const object = await bucket.get(key);
+        if (!object) return null;
+        const bytes = await object.arrayBuffer();
+        return { arrayBuffer: async () => bytes, text: async () => new TextDecoder().decode(bytes) };
+      }),
+  };
+}
+
 /** Uploads, verifies, and switches the pointer to the release in `files`. */
-export async function publishRelease(bucket: PublishBucket, files: ReleaseFiles, log: (line: string) => void = () => {}): Promise<PublishResult> {
+export async function publishRelease(storage: PublishBucket, files: ReleaseFiles, log: (line: string) => void = () => {}): Promise<PublishResult> {
+  const bucket = retrying(storage);
   const manifestText = await files.text("manifest.json");
   let manifest: Manifest;
   try {
@@ -111,7 +144,8 @@ export async function publishRelease(bucket: PublishBucket, files: ReleaseFiles,
 }
 
 /** Switches the pointer back to the release that was current before this one, or to `to`. */
-export async function rollbackRelease(bucket: PublishBucket, to?: string): Promise<{ from: string | null; to: string }> {
+export async function rollbackRelease(storage: PublishBucket, to?: string): Promise<{ from: string | null; to: string }> {
+  const bucket = retrying(storage);
   const current = await currentRelease(bucket);
   const history = await readHistory(bucket);
   let target = to;
