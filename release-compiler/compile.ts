@@ -11,19 +11,18 @@ import {
   type GroupRow,
   type HogListRow,
   type Manifest,
-  type PairRow,
-  type Relation,
   type ProteinRow,
   type ProteinSummary,
   type SequenceRow,
+  type TableRef,
 } from "../src/release/format.js";
 import { loadConfig, type ReleaseConfig } from "./config.js";
 import { readAnnotations } from "./derive/annotations.js";
 import { deriveGroups, fingerprintGroups } from "./derive/groups.js";
 import { buildFamily, familyHogIds, orthoXmlTaxonNames, type FamilyBuild } from "./derive/hogs.js";
-import { chooseMainIsoforms, readCdna, readIsoforms, readLoci, readProteomes, type ProteinTable } from "./derive/proteins.js";
+import { chooseMainIsoforms, exonPairs, readCdnaByGenome, readIsoforms, readLoci, readProteomes, type ProteinTable } from "./derive/proteins.js";
 import { nameSpeciesFromUniProt } from "./derive/species-names.js";
-import { deriveRelations, isOrthologCode, type RelationsBuild } from "./derive/relations.js";
+import { deriveRelations, type RelationsBuild } from "./derive/relations.js";
 import { buildTaxonomy, lineage, type TaxonomyBuild } from "./derive/taxonomy.js";
 import { InputRejected, Problems } from "./problems.js";
 import { readGroupsTsv } from "./readers/groups.js";
@@ -31,9 +30,12 @@ import { readNewick } from "./readers/newick.js";
 import { readOrthoXml } from "./readers/orthoxml.js";
 import { readPairsTsv } from "./readers/pairs.js";
 import { readSpeciesInfo } from "./readers/species-info.js";
+import { scratchFolder, type ScratchFolder } from "./spill.js";
 import { blobWriter, type BlobWriter } from "./write/blobs.js";
+import { writeRelationTables } from "./write/relations.js";
+import { writeSequences } from "./write/sequences.js";
 import { writeSequenceIndex } from "./write/sequence-index.js";
-import { writeKeyIndex, writeTable } from "./write/tables.js";
+import { writeKeyIndex, writeKeyIndexOfPairs, writeTable } from "./write/tables.js";
 import { writeXrefSearch } from "./write/xref-search.js";
 
 /** Shard sizes: a shard is one blob read, so these trade request cost against blob count. */
@@ -65,6 +67,8 @@ interface ReleaseBuild {
   taxonomy: TaxonomyBuild;
   species: Awaited<ReturnType<typeof readSpeciesInfo>>;
   proteins: ProteinTable;
+  /** Written while the cDNA was read. */
+  sequences: TableRef<SequenceRow>;
   families: FamilyBuild[];
   /** Every HOG id → family index. */
   hogIds: Map<string, number>;
@@ -91,25 +95,32 @@ export async function compileRelease(
 ): Promise<CompileResult> {
   const started = performance.now();
   let last = started;
-  /** Reports a finished stage with its time and the heap in use. */
+  /** Reports a finished stage with its time, the heap in use, the resident set and its peak so far. */
   const stage = (name: string) => {
+    // With `node --expose-gc`, the heap figure is what is live, not what awaits collection.
+    if (options.log) (globalThis as { gc?: () => void }).gc?.();
     const now = performance.now();
-    const heap = process.memoryUsage().heapUsed / 2 ** 20;
-    options.log?.(`${name}: ${((now - last) / 1000).toFixed(1)} s (heap ${heap.toFixed(0)} MB)`);
+    const { heapUsed, rss } = process.memoryUsage();
+    const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+    const peak = process.resourceUsage().maxRSS * 1024;
+    options.log?.(`${name}: ${((now - last) / 1000).toFixed(1)} s (heap ${mb(heapUsed)} MB, RSS ${mb(rss)} MB, peak ${mb(peak)} MB)`);
     last = now;
   };
   const loaded = await loadConfig(configPath);
   if (!loaded.config) throw new InputRejected(loaded.problems);
-  const build = await deriveRelease(loaded.config, loaded.problems, stage);
 
   const target = resolve(outDir);
   mkdirSync(dirname(target), { recursive: true });
   const partial = `${target}.partial-${process.pid}`;
   rmSync(partial, { recursive: true, force: true });
+  // Spill files of the derivations, beside the release (same disk, no /tmp size limit).
+  const scratch = scratchFolder(`${target}.scratch-${process.pid}`);
   try {
+    // Blobs are written from the first genome read on (the sequences table as the cDNA streams in).
     const blobs = blobWriter(partial);
-    const manifest = writeRelease(build, blobs);
-    stage("write blobs");
+    const build = await deriveRelease(loaded.config, loaded.problems, stage, { blobs, scratch });
+    const manifest = writeRelease(build, blobs, scratch, stage);
+    stage("write the other tables and indexes");
     const json = JSON.stringify(manifest);
     writeFileSync(join(partial, "manifest.json"), json);
     replaceDirectory(partial, target);
@@ -127,6 +138,8 @@ export async function compileRelease(
   } catch (error) {
     rmSync(partial, { recursive: true, force: true });
     throw error;
+  } finally {
+    scratch.remove();
   }
 }
 
@@ -138,7 +151,12 @@ function replaceDirectory(from: string, to: string): void {
 }
 
 /** Reads and checks every input, then derives numbering, HOGs, groups and annotations. */
-async function deriveRelease(config: ReleaseConfig, problems: Problems, stage: (name: string) => void): Promise<ReleaseBuild> {
+async function deriveRelease(
+  config: ReleaseConfig,
+  problems: Problems,
+  stage: (name: string) => void,
+  { blobs, scratch }: { blobs: BlobWriter; scratch: ScratchFolder },
+): Promise<ReleaseBuild> {
   const stopIfProblems = () => {
     if (problems.count) throw new InputRejected(problems);
   };
@@ -150,7 +168,12 @@ async function deriveRelease(config: ReleaseConfig, problems: Problems, stage: (
   stopIfProblems();
 
   const proteins = await readProteomes(species, config.proteomes, problems);
-  if (config.cdna) await readCdna(proteins, species, config.cdna, problems);
+  const sequences = await writeSequences(
+    blobs,
+    proteins,
+    config.cdna ? readCdnaByGenome(proteins, species, config.cdna, problems) : undefined,
+    LAYOUT.sequencesPerShard,
+  );
   if (config.loci) await readLoci(proteins, species, config.loci, problems);
   if (config.isoforms) await readIsoforms(proteins, species, config.isoforms, problems);
   stage("proteomes, cDNA, loci, isoforms");
@@ -182,10 +205,13 @@ async function deriveRelease(config: ReleaseConfig, problems: Problems, stage: (
     {
       proteinCount: proteins.count,
       genomeOf: (e) => proteins.genome[e - 1],
+      genomeFirstEntry: proteins.genomeFirstEntry,
+      genomeSize: proteins.genomeSize,
       subgenomeOf: subgenomeReader(species, proteins),
       entryOfId: (id) => proteins.byInputId.get(id),
     },
     problems,
+    scratch,
   );
   stage("pairwise relations");
   const annotations = await readAnnotations(proteins, config, problems);
@@ -196,7 +222,7 @@ async function deriveRelease(config: ReleaseConfig, problems: Problems, stage: (
   groups.forEach((members, g) => members.forEach((e) => (group[e - 1] = g + 1)));
   const fingerprints = fingerprintGroups(groups, (e) => proteins.sequence[e - 1], n);
   stage("fingerprints");
-  return { config, taxonomy, species, proteins, families, hogIds, family, hog, hogLevelCount, groups, fingerprints, group, annotations, relations };
+  return { config, taxonomy, species, proteins, sequences, families, hogIds, family, hog, hogLevelCount, groups, fingerprints, group, annotations, relations };
 }
 
 /** A protein's subgenome: the last letter of its chromosome, when that is a subgenome of its polyploid genome. */
@@ -285,8 +311,21 @@ async function readGroups(file: string, proteins: ProteinTable, problems: Proble
 }
 
 /** Writes every table, index and genome blob, and returns the manifest naming them. */
-function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
+function writeRelease(b: ReleaseBuild, blobs: BlobWriter, scratch: ScratchFolder, stage: (name: string) => void): Manifest {
   const p = b.proteins;
+  const related = writeRelationTables(
+    blobs,
+    b.relations,
+    {
+      genomes: b.species.length,
+      genomeOf: (e) => p.genome[e - 1],
+      isMain: (e) => p.isMain[e - 1],
+      groupOf: (e) => b.group[e - 1],
+      groupCount: b.groups.length,
+    },
+    LAYOUT,
+  );
+  stage("write relations and pairs");
   const summary = (entry: number): ProteinSummary => {
     const i = entry - 1;
     return {
@@ -309,19 +348,16 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
     rootHog: b.family[i] ? familyByIndex[b.family[i] - 1].rootHog : 0,
     hogLevelCount: b.hogLevelCount[i],
     isoforms: p.isoforms[i] ?? [],
-    exons: p.exons[i],
+    exons: exonPairs(p.exons[i]),
     description: p.description[i],
   }));
-  const sequences = writeTable<SequenceRow>(blobs, p.count, LAYOUT.sequencesPerShard, (i) => ({
-    sequence: p.sequence[i],
-    cdna: p.cdna[i],
-  }));
+  const sequences = b.sequences;
   const groups = writeTable<GroupRow>(blobs, b.groups.length, LAYOUT.groupsPerShard, (g) => ({
     nr: g + 1,
     fingerprint: b.fingerprints[g],
     description: mostCommonDescription(p, b.groups[g]),
     members: b.groups[g].map(summary),
-    closeGroups: closeGroups(b, g + 1),
+    closeGroups: related.closeGroups[g],
   }));
   const familyDescriptions = b.families.map((f) => mostCommonDescription(p, f.members));
   const families = writeTable<FamilyRow>(blobs, b.families.length, LAYOUT.familiesPerShard, (f) => {
@@ -335,46 +371,39 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
       members: fam.members.map(summary),
     };
   });
-  const annotations = writeTable(blobs, p.count, LAYOUT.annotationsPerShard, (i) => b.annotations.rows[i]);
-  const rel = b.relations;
-  const relation = (i: number): Relation => [rel.entry2[i], rel.code[i], nullIfNaN(rel.distance[i]), nullIfNaN(rel.score[i])];
-  const relations = writeTable<Relation[]>(blobs, p.count, LAYOUT.relationsPerShard, (i) => {
-    const out: Relation[] = [];
-    for (let r = rel.first[i + 1]; r < rel.first[i + 2]; r++) out.push(relation(r));
-    return out;
-  });
-  const { order: pairOrder, directory } = pairLayout(b);
-  const pairs = writeTable<PairRow>(blobs, pairOrder.length, LAYOUT.pairsPerShard, (k) => {
-    const r = pairOrder[k];
-    return [rel.entry1[r], rel.entry2[r], rel.code[r], nullIfNaN(rel.distance[r]), nullIfNaN(rel.score[r])];
-  });
-  const shared = sharedGenes(b);
+  const annotations = writeTable(blobs, p.count, LAYOUT.annotationsPerShard, (i) => b.annotations.rowAt(i));
+  const { relations, pairs, directory } = related;
+  const inFamilies = genesSharingFamilies(b);
   const pairDirectory = writeTable<GenomePairRow>(blobs, directory.length, LAYOUT.pairDirectoryPerShard, (k) => [
     ...directory[k],
-    shared.inFamilies[k],
-    shared.withOrthologs[k],
+    inFamilies[k],
+    related.withRelations[k],
   ]);
   const familyProfiles = similarProfiles(b);
   const profiles = writeTable<FamilyProfile>(blobs, b.families.length, LAYOUT.profilesPerShard, (f) => familyProfiles[f]);
   const familyGo = writeTable<FamilyGo>(blobs, b.families.length, LAYOUT.familyGoPerShard, (f) => familyGoRow(b, b.families[f]));
   const peptides = writeTable<string>(blobs, p.count, LAYOUT.peptidesPerShard, (i) => p.sequence[i]);
-  const sequenceIndex = writeSequenceIndex(blobs, p.count, (e) => p.sequence[e - 1]);
+  stage("write protein, group, family and annotation tables");
+  const sequenceIndex = writeSequenceIndex(blobs, p.count, (e) => p.sequence[e - 1], scratch);
+  stage("write sequence index");
+  const xrefSearch = writeXrefSearch(blobs, p, (i) => b.annotations.rowAt(i), b.species.map((s) => s.code));
+  stage("write cross-reference search");
   const hogLists = hogListRows(b, familyDescriptions);
   const hogList = writeTable<HogListRow>(blobs, hogLists.rows.length, LAYOUT.hogListPerShard, (k) => hogLists.rows[k]);
 
-  const entryIds = new Map<string, number[]>();
+  // Every (id, entry) pair; the index groups them by id.
+  const idKeys: string[] = [];
+  const idEntries: number[] = [];
   const addId = (key: string, entry: number) => {
     if (!key) return;
-    const list = entryIds.get(key);
-    if (!list) entryIds.set(key, [entry]);
-    else if (list[list.length - 1] !== entry && !list.includes(entry)) list.push(entry);
+    idKeys.push(key);
+    idEntries.push(entry);
   };
   for (let i = 0; i < p.count; i++) {
     addId(p.canonicalId[i], i + 1);
     for (const a of p.aliases[i]) addId(a, i + 1);
-    for (const [, id] of b.annotations.rows[i].xrefs) addId(id, i + 1);
+    for (const [, id] of b.annotations.rowAt(i).xrefs) addId(id, i + 1);
   }
-  for (const list of entryIds.values()) list.sort((x, y) => x - y);
   const fingerprintIndex = new Map<string, number[]>();
   b.fingerprints.forEach((fp, g) => {
     if (fp !== "n/a") fingerprintIndex.set(fp, [...(fingerprintIndex.get(fp) ?? []), g + 1]);
@@ -409,9 +438,9 @@ function writeRelease(b: ReleaseBuild, blobs: BlobWriter): Manifest {
     tables: { proteins, sequences, groups, families, annotations, relations, pairs, pairDirectory, hogList, profiles, familyGo, peptides },
     sequenceIndex,
     hogLists: { roots: hogLists.roots, levels: hogLists.levels },
-    xrefSearch: writeXrefSearch(blobs, p, b.annotations.rows, b.species.map((s) => s.code)),
+    xrefSearch,
     indexes: {
-      entryIds: writeKeyIndex(blobs, entryIds, LAYOUT.keysPerLeaf),
+      entryIds: writeKeyIndexOfPairs(blobs, idKeys, idEntries, LAYOUT.keysPerLeaf),
       fingerprints: writeKeyIndex(blobs, fingerprintIndex, LAYOUT.keysPerLeaf),
       hogIds: writeKeyIndex(blobs, b.hogIds, LAYOUT.keysPerLeaf),
       goTerms: writeKeyIndex(blobs, b.annotations.goTerms, LAYOUT.keysPerLeaf),
@@ -462,64 +491,16 @@ function countGenes(p: ProteinTable, g: number): number {
   return n;
 }
 
-const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x);
-
-/**
- * Close groups of a group: every pairwise ortholog of a member that lies in another,
- * non-zero group adds one hit to that group; most hits first, ties by group number.
- */
-function closeGroups(b: ReleaseBuild, nr: number): Array<[number, number]> {
-  const rel = b.relations;
-  const hits = new Map<number, number>();
-  for (const entry of b.groups[nr - 1]) {
-    for (let r = rel.first[entry]; r < rel.first[entry + 1]; r++) {
-      if (!isOrthologCode(rel.code[r])) continue;
-      const other = b.group[rel.entry2[r] - 1];
-      if (other !== 0 && other !== nr) hits.set(other, (hits.get(other) ?? 0) + 1);
-    }
-  }
-  return [...hits].sort((x, y) => y[1] - x[1] || x[0] - y[0]);
-}
-
-/**
- * The pairs table's row order: relations between main isoforms, grouped by (genome of
- * entry 1, genome of entry 2), each group in (entry 1, entry 2) order; and the directory
- * row `[first, count]` of every ordered genome pair.
- */
-function pairLayout(b: ReleaseBuild): { order: Int32Array; directory: Array<[number, number]> } {
-  const rel = b.relations;
-  const p = b.proteins;
-  const genomes = b.species.length;
-  const genomeOf = (e: number) => p.genome[e - 1];
-  const counts = new Array<number>(genomes * genomes).fill(0);
-  const kept = (r: number) => p.isMain[rel.entry1[r] - 1] && p.isMain[rel.entry2[r] - 1];
-  for (let r = 0; r < rel.count; r++) if (kept(r)) counts[genomeOf(rel.entry1[r]) * genomes + genomeOf(rel.entry2[r])]++;
-  const directory: Array<[number, number]> = [];
-  let at = 0;
-  for (const n of counts) {
-    directory.push([at, n]);
-    at += n;
-  }
-  // Relations are in (entry 1, entry 2) order already, so filling each genome pair's range in
-  // that order keeps it sorted.
-  const next = directory.map(([first]) => first);
-  const order = new Int32Array(at);
-  for (let r = 0; r < rel.count; r++) {
-    if (kept(r)) order[next[genomeOf(rel.entry1[r]) * genomes + genomeOf(rel.entry2[r])]++] = r;
-  }
-  return { order, directory };
-}
-
 /**
  * Per ordered genome pair (row a · genomes + b): genes of a in a HOG family that also has
- * genes of b, and genes of a with a pairwise ortholog in b. For a = b: genes of a in a family
- * with another gene of a, and genes with a close paralog or homoeolog.
+ * genes of b; for a = b, genes of a in a family with another gene of a. (The directory's
+ * last column, genes of a with a pairwise ortholog in b, or for a = b with a close paralog
+ * or homoeolog, comes with the relations: write/relations.ts.)
  */
-function sharedGenes(b: ReleaseBuild): { inFamilies: Int32Array; withOrthologs: Int32Array } {
+function genesSharingFamilies(b: ReleaseBuild): Int32Array {
   const genomes = b.species.length;
   const genomeOf = (e: number) => b.proteins.genome[e - 1];
   const inFamilies = new Int32Array(genomes * genomes);
-  const withOrthologs = new Int32Array(genomes * genomes);
   for (const f of b.families) {
     const genes = new Map<number, number>();
     for (const e of f.members) genes.set(genomeOf(e), (genes.get(genomeOf(e)) ?? 0) + 1);
@@ -527,14 +508,7 @@ function sharedGenes(b: ReleaseBuild): { inFamilies: Int32Array; withOrthologs: 
       for (const [y] of genes) if (x !== y || nx > 1) inFamilies[x * genomes + y] += nx;
     }
   }
-  const rel = b.relations;
-  const seen = new Set<number>();
-  for (let e = 1; e <= b.proteins.count; e++) {
-    seen.clear();
-    for (let r = rel.first[e]; r < rel.first[e + 1]; r++) seen.add(genomeOf(rel.entry2[r]));
-    for (const g of seen) withOrthologs[genomeOf(e) * genomes + g]++;
-  }
-  return { inFamilies, withOrthologs };
+  return inFamilies;
 }
 
 const SIMILAR_PROFILES = 50;
@@ -550,24 +524,34 @@ function similarProfiles(b: ReleaseBuild): FamilyProfile[] {
   const byKey = new Map<string, number[]>();
   sets.forEach((set, f) => {
     const key = set.join(",");
-    byKey.set(key, [...(byKey.get(key) ?? []), f]);
+    const same = byKey.get(key);
+    if (same) same.push(f);
+    else byKey.set(key, [f]);
   });
   const profiles = [...byKey.values()].map((families) => ({ families, set: new Set(sets[families[0]]), size: sets[families[0]].length }));
   const rootLevels = b.families.map((f) => f.nodes.filter((n) => n.id === f.rootId).flatMap((n) => n.levels));
   return b.families.map((f, index) => {
     const own = new Set(sets[index]);
-    const scored: Array<[number, number]> = [];
-    for (const p of profiles) {
+    // Profiles sharing a genome, best first; only the families of the best few are listed.
+    const byScore: Array<[number, number]> = [];
+    profiles.forEach((p, k) => {
       let common = 0;
       for (const g of p.set) if (own.has(g)) common++;
-      if (common === 0) continue;
-      const jaccard = common / (own.size + p.size - common);
-      for (const other of p.families) if (other !== index) scored.push([other, jaccard]);
+      if (common > 0) byScore.push([common / (own.size + p.size - common), k]);
+    });
+    byScore.sort((x, y) => y[0] - x[0]);
+    const scored: Array<[number, number]> = [];
+    for (let i = 0; i < byScore.length && scored.length < SIMILAR_PROFILES; ) {
+      // The families of every profile with this score, by family index.
+      const jaccard = byScore[i][0];
+      const tied: number[] = [];
+      for (; i < byScore.length && byScore[i][0] === jaccard; i++) for (const other of profiles[byScore[i][1]].families) if (other !== index) tied.push(other);
+      tied.sort((x, y) => x - y);
+      for (const other of tied.slice(0, SIMILAR_PROFILES - scored.length)) scored.push([other, jaccard]);
     }
-    scored.sort((x, y) => y[1] - x[1] || x[0] - y[0]);
     return {
       genomes: sets[index],
-      similar: scored.slice(0, SIMILAR_PROFILES).map(([other, jaccard]) => [
+      similar: scored.map(([other, jaccard]) => [
         other + 1,
         b.families[other].rootId,
         Math.round(jaccard * 1e4) / 1e4,
@@ -584,7 +568,7 @@ function familyGoRow(b: ReleaseBuild, f: FamilyBuild): FamilyGo {
   const termIndex = new Map<string, number>();
   const members = f.members.map((e) => {
     const own = new Set<number>();
-    for (const [id, , , aspect] of b.annotations.rows[e - 1].go) {
+    for (const [id, , , aspect] of b.annotations.rowAt(e - 1).go) {
       let t = termIndex.get(id);
       if (t === undefined) {
         const term = b.annotations.goTerms.get(id);

@@ -7,11 +7,67 @@ import { readObo } from "../readers/obo.js";
 import { readUniProt } from "../readers/uniprot.js";
 import { readXrefTsv } from "../readers/xrefs.js";
 import type { ProteinTable } from "./proteins.js";
+import { ownString, StringPool } from "./strings.js";
 
-/** Cross-references, GO annotations and domains of every protein, by entry number - 1. */
+/** Cross-references, GO annotations and domains of every protein. */
 export interface AnnotationTable {
-  rows: AnnotationRow[];
+  /** The annotation row of entry number - 1, built when asked for. */
+  rowAt(index: number): AnnotationRow;
+  count: number;
   goTerms: Map<string, GoTerm>;
+}
+
+type GoAnnotation = AnnotationRow["go"][number];
+type Domain = AnnotationRow["domains"][number];
+/** Shared by every protein without annotations of a kind until it gets one; never modified. */
+const NONE: never[] = [];
+
+/**
+ * Annotations as read, compactly: a million proteins have millions of cross-references and
+ * domains, and a small array per pair or tuple costs more than its strings. Cross-references
+ * are kept flat (source, id, source, id, …), domains flat five by five.
+ */
+class AnnotationStore implements AnnotationTable {
+  readonly xrefs: string[][];
+  readonly go: GoAnnotation[][];
+  readonly domains: Array<Array<string | number>>;
+  goTerms = new Map<string, GoTerm>();
+
+  constructor(readonly count: number) {
+    this.xrefs = new Array<string[]>(count).fill(NONE);
+    this.go = new Array<GoAnnotation[]>(count).fill(NONE);
+    this.domains = new Array<Array<string | number>>(count).fill(NONE);
+  }
+
+  /** Adds a cross-reference unless the protein has it already. */
+  addXref(index: number, source: string, id: string): boolean {
+    const flat = this.xrefs[index];
+    // A protein has a few dozen cross-references at most: a scan is cheaper than a set per protein.
+    for (let k = 0; k < flat.length; k += 2) if (flat[k] === source && flat[k + 1] === id) return false;
+    if (flat === NONE) this.xrefs[index] = [source, id];
+    else flat.push(source, id);
+    return true;
+  }
+
+  addGo(index: number, annotation: GoAnnotation): void {
+    if (this.go[index] === NONE) this.go[index] = [annotation];
+    else this.go[index].push(annotation);
+  }
+
+  addDomain(index: number, domain: Domain): void {
+    if (this.domains[index] === NONE) this.domains[index] = [...domain];
+    else this.domains[index].push(...domain);
+  }
+
+  rowAt(index: number): AnnotationRow {
+    const flat = this.xrefs[index];
+    const xrefs: AnnotationRow["xrefs"] = [];
+    for (let k = 0; k < flat.length; k += 2) xrefs.push([flat[k], flat[k + 1]]);
+    const d = this.domains[index];
+    const domains: Domain[] = [];
+    for (let k = 0; k < d.length; k += 5) domains.push(d.slice(k, k + 5) as Domain);
+    return { xrefs, go: this.go[index].slice(), domains };
+  }
 }
 
 /** A free-text xref source that describes the protein rather than naming it. */
@@ -21,7 +77,7 @@ const DESCRIPTION_SOURCE = "Description";
  * Resolves an annotation's protein id: the FASTA id, the canonical id, a UniProt alias,
  * or a cross-reference read earlier that names exactly one protein.
  */
-export function proteinResolver(t: ProteinTable, rows: AnnotationRow[]) {
+export function proteinResolver(t: ProteinTable) {
   const byAlias = new Map<string, number | null>();
   const add = (key: string, entry: number) => {
     const known = byAlias.get(key);
@@ -36,7 +92,6 @@ export function proteinResolver(t: ProteinTable, rows: AnnotationRow[]) {
     learn(id: string, entry: number) {
       add(id, entry);
     },
-    rows,
   };
 }
 
@@ -49,15 +104,13 @@ export interface AnnotationInputs {
 }
 
 export async function readAnnotations(t: ProteinTable, inputs: AnnotationInputs, problems: Problems): Promise<AnnotationTable> {
-  const rows: AnnotationRow[] = t.inputId.map(() => ({ xrefs: [], go: [], domains: [] }));
-  const resolver = proteinResolver(t, rows);
-  const seenXref = rows.map(() => new Set<string>());
+  const store = new AnnotationStore(t.count);
+  const resolver = proteinResolver(t);
+  // Values that repeat across proteins are pooled, ids copied: see strings.ts.
+  const pool = new StringPool();
   const addXref = (entry: number, source: string, id: string) => {
-    const key = `${source}\t${id}`;
-    if (seenXref[entry - 1].has(key)) return;
-    seenXref[entry - 1].add(key);
-    rows[entry - 1].xrefs.push([source, id]);
-    resolver.learn(id, entry);
+    const own = ownString(id);
+    if (store.addXref(entry - 1, pool.get(source), own)) resolver.learn(own, entry);
   };
 
   const described = new Set<number>();
@@ -70,7 +123,7 @@ export async function readAnnotations(t: ProteinTable, inputs: AnnotationInputs,
       }
       if (x.source === DESCRIPTION_SOURCE) {
         // A curated description replaces the FASTA header's text; the first one given wins.
-        if (!described.has(entry)) t.description[entry - 1] = x.xref;
+        if (!described.has(entry)) t.description[entry - 1] = ownString(x.xref);
         described.add(entry);
       } else addXref(entry, x.source, x.xref);
     }
@@ -85,7 +138,8 @@ export async function readAnnotations(t: ProteinTable, inputs: AnnotationInputs,
       for (const acc of u.accessions) addXref(entry, db, acc);
       addXref(entry, db, u.entryName);
       for (const dr of u.crossRefs) if (dr.database !== "GO") addXref(entry, dr.database, dr.id);
-      for (const d of u.domains) rows[entry - 1].domains.push(["UniProt", u.entryName, d.name, d.start, d.end]);
+      const entryName = ownString(u.entryName);
+      for (const d of u.domains) store.addDomain(entry - 1, ["UniProt", entryName, pool.get(d.name), d.start, d.end]);
     }
   }
 
@@ -100,7 +154,7 @@ export async function readAnnotations(t: ProteinTable, inputs: AnnotationInputs,
         problems.report(inputs.domains, d.line, `domain end ${d.end} is past the end of ${d.proteinId} (length ${t.sequence[entry - 1].length})`);
         continue;
       }
-      rows[entry - 1].domains.push([d.source, d.domainId, d.name, d.start, d.end]);
+      store.addDomain(entry - 1, [pool.get(d.source), pool.get(d.domainId), pool.get(d.name), d.start, d.end]);
     }
   }
 
@@ -120,10 +174,11 @@ export async function readAnnotations(t: ProteinTable, inputs: AnnotationInputs,
         problems.report(file, a.line, `${a.goId} is not a term of ${inputs.goOntology}`);
         continue;
       }
-      rows[entry - 1].go.push([goId, a.evidence, a.reference, a.aspect]);
+      store.addGo(entry - 1, [pool.get(goId), pool.get(a.evidence), pool.get(a.reference), a.aspect]);
     }
   }
-  return { rows, goTerms: goTermsWithInformationContent(rows, ontology) };
+  store.goTerms = goTermsWithInformationContent(store.go, ontology);
+  return store;
 }
 
 const ASPECT_NAMESPACE = { F: "molecular_function", P: "biological_process", C: "cellular_component" } as const;
@@ -132,7 +187,7 @@ const ASPECT_NAMESPACE = { F: "molecular_function", P: "biological_process", C: 
  * Term names, aspects and information content: IC(t) = -ln(p(t)), where p(t) is the share of
  * annotated proteins of t's aspect annotated with t or one of its descendants.
  */
-function goTermsWithInformationContent(rows: AnnotationRow[], ontology: Map<string, OboTerm>): Map<string, GoTerm> {
+function goTermsWithInformationContent(go: GoAnnotation[][], ontology: Map<string, OboTerm>): Map<string, GoTerm> {
   const ancestors = new Map<string, string[]>();
   const ancestorsOf = (id: string): string[] => {
     let out = ancestors.get(id);
@@ -146,10 +201,10 @@ function goTermsWithInformationContent(rows: AnnotationRow[], ontology: Map<stri
   };
   const proteinsWith = new Map<string, number>();
   const proteinsPerAspect = new Map<string, number>();
-  for (const row of rows) {
+  for (const annotations of go) {
     const terms = new Set<string>();
     const aspects = new Set<string>();
-    for (const [goId, , , aspect] of row.go) {
+    for (const [goId, , , aspect] of annotations) {
       aspects.add(aspect);
       for (const a of ancestorsOf(goId)) terms.add(a);
     }
@@ -158,7 +213,7 @@ function goTermsWithInformationContent(rows: AnnotationRow[], ontology: Map<stri
   }
   // The aspect each term was annotated with, for terms the ontology does not know.
   const annotatedAspect = new Map<string, "P" | "F" | "C">();
-  for (const row of rows) for (const [goId, , , aspect] of row.go) if (!annotatedAspect.has(goId)) annotatedAspect.set(goId, aspect);
+  for (const annotations of go) for (const [goId, , , aspect] of annotations) if (!annotatedAspect.has(goId)) annotatedAspect.set(goId, aspect);
   const out = new Map<string, GoTerm>();
   for (const id of [...annotatedAspect.keys()].sort()) {
     const term = ontology.get(id);

@@ -80,13 +80,12 @@ export function fingerprintGroups(groups: number[][], sequenceOf: (entry: number
   });
 
   // How many proteins contain each candidate; a bitset skips the lookups of other peptides.
-  const containing = new Map<number, number>();
-  const lastSeen = new Map<number, number>();
+  const containing = new CandidateCounts(candidates.reduce((n, list) => n + list.length, 0));
   const FILTER_BITS = 1 << 26;
   const filter = new Uint8Array(FILTER_BITS / 8);
   for (const list of candidates) {
     for (const code of list) {
-      containing.set(code, 0);
+      containing.add(code);
       const bit = code & (FILTER_BITS - 1);
       filter[bit >> 3] |= 1 << (bit & 7);
     }
@@ -94,11 +93,7 @@ export function fingerprintGroups(groups: number[][], sequenceOf: (entry: number
   for (let entry = 1; entry <= entries; entry++) {
     forEachPeptide(sequenceOf(entry), (code) => {
       const bit = code & (FILTER_BITS - 1);
-      if (!(filter[bit >> 3] & (1 << (bit & 7)))) return;
-      const n = containing.get(code);
-      if (n === undefined || lastSeen.get(code) === entry) return;
-      lastSeen.set(code, entry);
-      containing.set(code, n + 1);
+      if (filter[bit >> 3] & (1 << (bit & 7))) containing.count(code, entry);
     });
   }
   return groups.map((members, g) => {
@@ -106,4 +101,48 @@ export function fingerprintGroups(groups: number[][], sequenceOf: (entry: number
     const unique = list.find((code) => containing.get(code) === members.length);
     return unique !== undefined ? peptideOf(unique) : list.length ? peptideOf(list[0]) : "n/a";
   });
+}
+
+/**
+ * Proteins per candidate peptide code: an open-addressing hash table in typed arrays (a
+ * large release has millions of candidates; two Maps of them cost ten times as much).
+ */
+class CandidateCounts {
+  private readonly codes: Int32Array;
+  private readonly counts: Int32Array;
+  private readonly lastEntry: Int32Array;
+  private readonly mask: number;
+
+  constructor(capacity: number) {
+    let size = 1024;
+    while (size < capacity * 2) size *= 2;
+    this.mask = size - 1;
+    this.codes = new Int32Array(size).fill(-1);
+    this.counts = new Int32Array(size);
+    this.lastEntry = new Int32Array(size);
+  }
+
+  /** The slot of a code (codes are below 20^7 < 2^31), or the empty slot where it would go. */
+  private slot(code: number): number {
+    let i = Math.imul(code, 0x9e3779b1) & this.mask;
+    while (this.codes[i] !== -1 && this.codes[i] !== code) i = (i + 1) & this.mask;
+    return i;
+  }
+
+  add(code: number): void {
+    this.codes[this.slot(code)] = code;
+  }
+
+  /** Counts `entry` once for `code`, if it is a candidate. */
+  count(code: number, entry: number): void {
+    const i = this.slot(code);
+    if (this.codes[i] !== code || this.lastEntry[i] === entry) return;
+    this.lastEntry[i] = entry;
+    this.counts[i]++;
+  }
+
+  get(code: number): number | undefined {
+    const i = this.slot(code);
+    return this.codes[i] === code ? this.counts[i] : undefined;
+  }
 }

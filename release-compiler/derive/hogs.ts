@@ -1,6 +1,7 @@
 import { DUPLICATION, SPECIATION, type HogNode } from "../../src/release/format.js";
 import type { HogXmlGroup, HogXmlNode, OrthoXmlTaxon } from "../inputs.js";
 import type { Problems } from "../problems.js";
+import { ownString } from "./strings.js";
 import { isAncestorOrSelf, mrcaLevel, type TaxonomyBuild } from "./taxonomy.js";
 
 /** A HOG family (root HOG) as derived from one top-level orthoXML group. */
@@ -75,7 +76,8 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
   }
   const givenRoot = root.kind === "orthologGroup" && root.id ? normaliseHogId(root.id, ctx.prefix) : undefined;
   const useGiven = givenRoot !== undefined;
-  const rootId = givenRoot ?? `HOG:${ctx.prefix}${String(index).padStart(7, "0")}`;
+  // Ids are kept for the whole compile: owned copies, not views into the orthoXML text (strings.ts).
+  const rootId = ownString(givenRoot ?? `HOG:${ctx.prefix}${String(index).padStart(7, "0")}`);
   const rootHog = Number(/^HOG:[A-Z]*(\d+)/.exec(rootId)?.[1] ?? index);
 
   const nodes: HogNode[] = [];
@@ -129,7 +131,7 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
       );
     }
     const levels = aboveLevel >= 0 && level >= 0 && !withinSpecies ? [...skippedLevels(level, aboveLevel), level] : [level];
-    nodes.push({ kind: SPECIATION, parent, lo: members.length, hi: -1, id, level, levels, completeness: completeness ?? -1 });
+    nodes.push({ kind: SPECIATION, parent, lo: members.length, hi: -1, id: id === rootId ? rootId : ownString(id), level, levels, completeness: completeness ?? -1 });
     return nodes.length - 1;
   };
 

@@ -7,6 +7,7 @@ import { speciesFile } from "../config.js";
 import { readFasta } from "../readers/fasta.js";
 import { readGff } from "../readers/gff.js";
 import { readSplice } from "../readers/splice.js";
+import { ownString, StringPool } from "./strings.js";
 
 /**
  * Every protein of the release, by entry number - 1. Entry numbers are 1..N, contiguous per
@@ -22,11 +23,11 @@ export interface ProteinTable {
   indexInGenome: number[];
   sequence: string[];
   md5: string[];
-  cdna: string[];
   description: string[];
   chromosome: string[];
   locus: Locus[];
-  exons: Array<Array<[number, number]>>;
+  /** CDS segments, flat: start, end, start, end, … (see exonPairs); one small array per protein. */
+  exons: number[][];
   /** Isoform entry numbers of the protein's gene (itself included), or undefined for a single isoform. */
   isoforms: Array<number[] | undefined>;
   isMain: boolean[];
@@ -39,6 +40,8 @@ export interface ProteinTable {
 }
 
 const NO_LOCUS: Locus = [0, 0, 0];
+/** Shared by the many proteins without aliases (or exons); never modified. */
+const NO_ALIASES: never[] = [];
 
 export async function readProteomes(
   species: SpeciesInfoRow[],
@@ -46,11 +49,13 @@ export async function readProteomes(
   problems: Problems,
 ): Promise<ProteinTable> {
   const t: ProteinTable = {
-    count: 0, inputId: [], canonicalId: [], genome: [], indexInGenome: [], sequence: [], md5: [], cdna: [],
+    count: 0, inputId: [], canonicalId: [], genome: [], indexInGenome: [], sequence: [], md5: [],
     description: [], chromosome: [], locus: [], exons: [], isoforms: [], isMain: [], aliases: [],
     byInputId: new Map(), genomeFirstEntry: [], genomeSize: [],
   };
-  const firstSeen = new Map<string, string>();
+  // Header line of each entry, for "used twice" problems (its file follows from its genome).
+  const headerLine: number[] = [];
+  const firstSeen = (entry: number) => `${speciesFile(folder, species[t.genome[entry - 1]].code, ".fa")}:${headerLine[entry - 1]}`;
   for (const [g, s] of species.entries()) {
     const file = speciesFile(folder, s.code, ".fa");
     t.genomeFirstEntry.push(t.count + 1);
@@ -61,27 +66,27 @@ export async function readProteomes(
     }
     let n = 0;
     for await (const rec of readFasta(file, problems)) {
-      const where = `${file}:${rec.line}`;
-      if (t.byInputId.has(rec.id)) {
-        problems.report(file, rec.line, `protein id ${rec.id} is used twice (first at ${firstSeen.get(rec.id)})`);
+      const known = t.byInputId.get(rec.id);
+      if (known !== undefined) {
+        problems.report(file, rec.line, `protein id ${rec.id} is used twice (first at ${firstSeen(known)})`);
         continue;
       }
       n += 1;
       t.count += 1;
-      t.byInputId.set(rec.id, t.count);
-      firstSeen.set(rec.id, where);
-      t.inputId.push(rec.id);
-      t.canonicalId.push(rec.uniprot ? rec.uniprot.accession : rec.id);
-      t.aliases.push(rec.uniprot ? [rec.id, rec.uniprot.entryName] : []);
+      const id = ownString(rec.id);
+      t.byInputId.set(id, t.count);
+      headerLine.push(rec.line);
+      t.inputId.push(id);
+      t.canonicalId.push(rec.uniprot ? ownString(rec.uniprot.accession) : id);
+      t.aliases.push(rec.uniprot ? [id, ownString(rec.uniprot.entryName)] : NO_ALIASES);
       t.genome.push(g);
       t.indexInGenome.push(n);
-      t.sequence.push(rec.sequence);
+      t.sequence.push(ownString(rec.sequence));
       t.md5.push(createHash("md5").update(rec.sequence).digest("hex"));
-      t.cdna.push("");
-      t.description.push(rec.description);
+      t.description.push(ownString(rec.description));
       t.chromosome.push("");
       t.locus.push(NO_LOCUS);
-      t.exons.push([]);
+      t.exons.push(NO_ALIASES);
       t.isoforms.push(undefined);
       t.isMain.push(true);
     }
@@ -91,12 +96,21 @@ export async function readProteomes(
   return t;
 }
 
-/** cDNA: same ids as the proteomes; a genome without a cDNA file keeps "" for its proteins. */
-export async function readCdna(t: ProteinTable, species: SpeciesInfoRow[], folder: string, problems: Problems) {
+/**
+ * cDNA, one genome at a time in species order (the biggest input: never all held): entry →
+ * cDNA of the genome's proteins, same ids as the proteomes; an empty map for a genome
+ * without a cDNA file.
+ */
+export async function* readCdnaByGenome(
+  t: ProteinTable,
+  species: SpeciesInfoRow[],
+  folder: string,
+  problems: Problems,
+): AsyncGenerator<Map<number, string>> {
   for (const [g, s] of species.entries()) {
+    const cdna = new Map<number, string>();
     const file = speciesFile(folder, s.code, ".fa");
-    if (!existsSync(file)) continue;
-    for await (const rec of readFasta(file, problems)) {
+    for await (const rec of existsSync(file) ? readFasta(file, problems) : []) {
       const entry = t.byInputId.get(rec.id);
       if (entry === undefined || t.genome[entry - 1] !== g) {
         problems.report(file, rec.line, `cDNA ${rec.id} is not a protein of ${s.code}`);
@@ -106,13 +120,15 @@ export async function readCdna(t: ProteinTable, species: SpeciesInfoRow[], folde
         problems.report(file, rec.line, `cDNA ${rec.id} has characters other than nucleotides`);
         continue;
       }
-      t.cdna[entry - 1] = rec.sequence;
+      cdna.set(entry, rec.sequence);
     }
+    yield cdna;
   }
 }
 
 /** Loci from GFF3: the gene span and strand, exons from CDS features. Features of other genes are ignored. */
 export async function readLoci(t: ProteinTable, species: SpeciesInfoRow[], folder: string, problems: Problems) {
+  const chromosomes = new StringPool();
   for (const [g, s] of species.entries()) {
     const file = speciesFile(folder, s.code, ".gff");
     if (!existsSync(file)) continue;
@@ -124,9 +140,9 @@ export async function readLoci(t: ProteinTable, species: SpeciesInfoRow[], folde
         problems.report(file, locus.line, `${id} is a protein of another genome than ${s.code}`);
         continue;
       }
-      t.chromosome[entry - 1] = locus.chromosome;
+      t.chromosome[entry - 1] = chromosomes.get(locus.chromosome);
       t.locus[entry - 1] = [locus.start, locus.end, locus.strand];
-      t.exons[entry - 1] = locus.exons;
+      t.exons[entry - 1] = locus.exons.flat();
     }
   }
 }
@@ -151,6 +167,13 @@ export async function readIsoforms(t: ProteinTable, species: SpeciesInfoRow[], f
       for (const e of entries) t.isoforms[e - 1] = entries;
     }
   }
+}
+
+/** A protein's exons as `[start, end]` pairs, from their flat form. */
+export function exonPairs(flat: number[]): Array<[number, number]> {
+  const pairs: Array<[number, number]> = [];
+  for (let i = 0; i < flat.length; i += 2) pairs.push([flat[i], flat[i + 1]]);
+  return pairs;
 }
 
 /**

@@ -2,11 +2,13 @@
  * The release's pairwise relations: orthologs between genomes, close paralogs and
  * homoeologs within one. They come from a pairs file when the release has one, else from
  * the HOGs; each relation is kept in both directions with the type seen from its first
- * protein, and laid out twice: per protein (relations table) and per genome pair (pairs).
+ * protein. There can be ~10^8 of them, so they are spilled to disk, one bucket per genome of
+ * the first protein, and each genome's relations are sorted on their own when read back.
  */
 import { HOMEOLOG, REL_TYPES, type RelType } from "../../src/release/format.js";
 import type { PairRow as PairInput } from "../inputs.js";
 import type { Problems } from "../problems.js";
+import { BucketSpill, type ScratchFolder } from "../spill.js";
 import type { FamilyBuild } from "./hogs.js";
 import { familyPairs } from "./pairs.js";
 
@@ -15,21 +17,30 @@ const ORTHOLOG_CODES = 4; // codes below this are ortholog types
 /** Mirrored type code, seen from the other protein (`1:n` ↔ `m:1`). */
 const MIRROR = [0, 2, 1, 3, 4, 5];
 
-/** Directed relations, sorted by (entry1, entry2); distance and score are NaN when unknown. */
-export interface RelationsBuild {
-  count: number;
-  entry1: Int32Array;
+/** The directed relations of one genome's proteins, sorted by (entry1, entry2); distance and score are NaN when unknown. */
+export interface GenomeRelations {
+  firstEntry: number;
+  /** Relations of entry e are the index range [first[e - firstEntry], first[e - firstEntry + 1]). */
+  first: Int32Array;
   entry2: Int32Array;
   code: Uint8Array;
   distance: Float64Array;
   score: Float64Array;
-  /** Relations of entry e are the index range [first[e], first[e + 1]). */
-  first: Int32Array;
+}
+
+/** Every directed relation, read back one genome (of the first protein) at a time, in genome order. */
+export interface RelationsBuild {
+  count: number;
+  /** The relations of genome g's proteins; each genome can be read once. */
+  readGenome(genome: number): GenomeRelations;
 }
 
 export interface RelationContext {
   proteinCount: number;
   genomeOf: (entry: number) => number;
+  /** First entry number and protein count of each genome. */
+  genomeFirstEntry: number[];
+  genomeSize: number[];
   /** Subgenome letter of a protein of a polyploid genome; "" otherwise. */
   subgenomeOf: (entry: number) => string;
   entryOfId: (id: string) => number | undefined;
@@ -56,31 +67,29 @@ class PairList {
 
 /**
  * Relations derived from the HOGs (see familyPairs), replaced by the pairs file's orthologs
- * when it has any, and by its same-genome relations when it has any of those.
+ * when it has any, and by its same-genome relations when it has any of those. Family pairs
+ * are spilled family by family, never all held.
  */
 export async function deriveRelations(
   families: FamilyBuild[],
   pairsFile: { path: string; rows: AsyncIterable<PairInput> } | undefined,
   context: RelationContext,
   problems: Problems,
+  scratch: ScratchFolder,
 ): Promise<RelationsBuild> {
-  const fromHogs = new PairList();
-  for (const family of families) {
-    for (const p of familyPairs(family, context.genomeOf, context.subgenomeOf)) fromHogs.push(p.entry1, p.entry2, CODE.get(p.relType)!);
-  }
-  if (!pairsFile) return directed(fromHogs, context.proteinCount);
-
-  const given = await readGivenPairs(pairsFile.path, pairsFile.rows, context, problems);
+  const given = pairsFile ? await readGivenPairs(pairsFile.path, pairsFile.rows, context, problems) : new PairList();
+  // Distances and scores only come from a pairs file; without one, records leave them out.
+  const spill = new RelationSpill(scratch.folder("relations"), context, pairsFile !== undefined);
   const givenOrthologs = given.e1.some((e, i) => context.genomeOf(e) !== context.genomeOf(given.e2[i]));
   const givenWithin = given.e1.some((e, i) => context.genomeOf(e) === context.genomeOf(given.e2[i]));
-  const merged = new PairList();
-  const keep = (list: PairList, i: number) => merged.push(list.e1[i], list.e2[i], list.code[i], list.distance[i], list.score[i]);
-  for (let i = 0; i < given.length; i++) keep(given, i);
-  for (let i = 0; i < fromHogs.length; i++) {
-    const within = context.genomeOf(fromHogs.e1[i]) === context.genomeOf(fromHogs.e2[i]);
-    if (within ? !givenWithin : !givenOrthologs) keep(fromHogs, i);
+  for (let i = 0; i < given.length; i++) spill.add(given.e1[i], given.e2[i], given.code[i], given.distance[i], given.score[i]);
+  for (const family of families) {
+    for (const p of familyPairs(family, context.genomeOf, context.subgenomeOf)) {
+      const within = context.genomeOf(p.entry1) === context.genomeOf(p.entry2);
+      if (within ? !givenWithin : !givenOrthologs) spill.add(p.entry1, p.entry2, CODE.get(p.relType)!);
+    }
   }
-  return directed(merged, context.proteinCount);
+  return spill.finish();
 }
 
 /**
@@ -166,58 +175,79 @@ function differentSubgenomes(context: RelationContext, a: number, b: number): bo
   return sa !== "" && sb !== "" && sa !== sb;
 }
 
-/** Both directions of every relation, sorted by (entry1, entry2). */
-function directed(pairs: PairList, proteinCount: number): RelationsBuild {
-  const count = pairs.length * 2;
-  const start = new Int32Array(proteinCount + 1);
-  for (let i = 0; i < pairs.length; i++) {
-    start[pairs.e1[i]]++;
-    start[pairs.e2[i]]++;
+/**
+ * Both directions of every relation, spilled by genome of the first protein. A record is
+ * entry1, entry2 (int32), type code (uint8), then distance and score (float64) when measured.
+ */
+class RelationSpill {
+  private readonly spill: BucketSpill;
+  private count = 0;
+
+  constructor(
+    dir: string,
+    private readonly context: RelationContext,
+    private readonly measured: boolean,
+  ) {
+    this.spill = new BucketSpill(dir, context.genomeFirstEntry.length, measured ? 25 : 9);
   }
-  // Counting sort by entry1: start[e] becomes the end of entry e's slice, then its start.
-  for (let e = 1; e <= proteinCount; e++) start[e] += start[e - 1];
-  const entry1 = new Int32Array(count);
-  const entry2 = new Int32Array(count);
-  const code = new Uint8Array(count);
-  const distance = new Float64Array(count);
-  const score = new Float64Array(count);
-  const put = (a: number, b: number, c: number, d: number, s: number) => {
-    const at = --start[a];
-    entry1[at] = a;
-    entry2[at] = b;
-    code[at] = c;
-    distance[at] = d;
-    score[at] = s;
-  };
-  for (let i = 0; i < pairs.length; i++) {
-    put(pairs.e1[i], pairs.e2[i], pairs.code[i], pairs.distance[i], pairs.score[i]);
-    put(pairs.e2[i], pairs.e1[i], MIRROR[pairs.code[i]], pairs.distance[i], pairs.score[i]);
+
+  add(a: number, b: number, code: number, distance = NaN, score = NaN): void {
+    this.put(a, b, code, distance, score);
+    this.put(b, a, MIRROR[code], distance, score);
   }
-  // start[e] is now the first relation of entry e; close the last slice, then order each by partner.
-  start[0] = 0;
-  const first = new Int32Array(proteinCount + 2);
-  first.set(start);
-  first[proteinCount + 1] = count;
-  const slice: number[] = [];
-  for (let e = 1; e <= proteinCount; e++) {
-    const from = first[e];
-    const to = first[e + 1];
-    if (to - from < 2) continue;
-    slice.length = 0;
-    for (let i = from; i < to; i++) slice.push(i);
-    slice.sort((i, j) => entry2[i] - entry2[j]);
-    const e2 = slice.map((i) => entry2[i]);
-    const c = slice.map((i) => code[i]);
-    const d = slice.map((i) => distance[i]);
-    const s = slice.map((i) => score[i]);
-    for (let k = 0; k < slice.length; k++) {
-      entry2[from + k] = e2[k];
-      code[from + k] = c[k];
-      distance[from + k] = d[k];
-      score[from + k] = s[k];
+
+  private put(a: number, b: number, code: number, distance: number, score: number): void {
+    const { buffer, offset } = this.spill.append(this.context.genomeOf(a));
+    buffer.writeInt32LE(a, offset);
+    buffer.writeInt32LE(b, offset + 4);
+    buffer[offset + 8] = code;
+    if (this.measured) {
+      buffer.writeDoubleLE(distance, offset + 9);
+      buffer.writeDoubleLE(score, offset + 17);
+    }
+    this.count++;
+  }
+
+  finish(): RelationsBuild {
+    const { spill, measured, context } = this;
+    return {
+      count: this.count,
+      readGenome: (genome) => sortedRelations(spill.read(genome), spill.recordBytes, measured, context.genomeFirstEntry[genome], context.genomeSize[genome]),
+    };
+  }
+}
+
+/** Decodes one genome's records and sorts them by (entry1, entry2): counting sort by entry, then each entry's few by partner. */
+function sortedRelations(bytes: Buffer, recordBytes: number, measured: boolean, firstEntry: number, size: number): GenomeRelations {
+  const n = bytes.length / recordBytes;
+  const first = new Int32Array(size + 1);
+  const partner = new Int32Array(n);
+  for (let r = 0; r < n; r++) {
+    first[bytes.readInt32LE(r * recordBytes) - firstEntry + 1]++;
+    partner[r] = bytes.readInt32LE(r * recordBytes + 4);
+  }
+  for (let e = 0; e < size; e++) first[e + 1] += first[e];
+  const order = new Int32Array(n);
+  const next = first.slice(0, size);
+  for (let r = 0; r < n; r++) order[next[bytes.readInt32LE(r * recordBytes) - firstEntry]++] = r;
+  // Ties (a pair given twice) cannot pass the input checks; the record order would break them.
+  for (let e = 0; e < size; e++) {
+    if (first[e + 1] - first[e] > 1) order.subarray(first[e], first[e + 1]).sort((x, y) => partner[x] - partner[y] || x - y);
+  }
+  const entry2 = new Int32Array(n);
+  const code = new Uint8Array(n);
+  const distance = new Float64Array(n).fill(NaN);
+  const score = new Float64Array(n).fill(NaN);
+  for (let i = 0; i < n; i++) {
+    const at = order[i] * recordBytes;
+    entry2[i] = partner[order[i]];
+    code[i] = bytes[at + 8];
+    if (measured) {
+      distance[i] = bytes.readDoubleLE(at + 9);
+      score[i] = bytes.readDoubleLE(at + 17);
     }
   }
-  return { count, entry1, entry2, code, distance, score, first };
+  return { firstEntry, first, entry2, code, distance, score };
 }
 
 export const isOrthologCode = (code: number): boolean => code < ORTHOLOG_CODES;
