@@ -4,13 +4,13 @@
  * in one run rather than absolute times across runs. The `## Soak` section belongs to
  * `npm run soak` and is kept as it is.
  *
- * `npm run bench -- --only compile,serve,search` runs some sections and keeps the others'
- * figures from the file.
+ * `npm run bench -- --only compile,serve,search,scale` runs some sections and keeps the others'
+ * figures from the file (scale alone reprojects the release the last compile run kept).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { compileBenchmark } from "./compile.js";
+import { compileBenchmark, LARGEST, type CompileBenchmark } from "./compile.js";
 import { machineLine } from "./load.js";
 import { scaleProjection } from "./scale.js";
 import { searchBenchmark } from "./search.js";
@@ -18,7 +18,7 @@ import { serveBenchmark } from "./serve.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const FILE = resolve(ROOT, "BENCHMARKS.md");
-const SECTIONS = ["compile", "serve", "search"] as const;
+const SECTIONS = ["compile", "serve", "search", "scale"] as const;
 const TITLES = { targets: "Targets", compile: "Compile", serve: "Serve", search: "Search", scale: "Scale on paper", soak: "Soak" };
 
 /**
@@ -44,7 +44,7 @@ function sectionsOnFile(): Map<string, string> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { only: { type: "string" } }, strict: true });
-  const only = new Set((values.only ?? SECTIONS.join(",")).split(",").map((s) => s.trim()));
+  const only = new Set((values.only ?? "compile,serve,search").split(",").map((s) => s.trim()));
   for (const name of only) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`--only: unknown section ${name} (${SECTIONS.join(", ")})`);
   const log = (line: string) => console.log(`[bench] ${line}`);
   const started = new Date();
@@ -55,6 +55,12 @@ async function main(): Promise<void> {
     const compile = await compileBenchmark(log);
     body.set(TITLES.compile, compile.markdown);
     body.set(TITLES.scale, scaleProjection(compile.largest.dir, compile.largest));
+  }
+  else if (only.has("scale")) {
+    // The projection alone, from the largest release the last compile benchmark kept.
+    if (!existsSync(LARGEST)) throw new Error(`${LARGEST} is missing: run npm run bench -- --only compile first`);
+    const largest = JSON.parse(readFileSync(LARGEST, "utf8")) as CompileBenchmark["largest"];
+    body.set(TITLES.scale, scaleProjection(largest.dir, largest));
   }
   if (only.has("serve")) body.set(TITLES.serve, await serveBenchmark(log));
   if (only.has("search")) body.set(TITLES.search, await searchBenchmark({ genomes: 25, families: 1500, seed: 5, queries: 100 }, log));

@@ -73,7 +73,8 @@ export function scaleProjection(releaseDir: string, compile?: { proteins: number
     table("pairs (per genome pair)", t.pairs, "pair"),
     table("pair directory", t.pairDirectory, "genomePair"),
     table("groups", t.groups, "protein"),
-    table("families", t.families, "family"),
+    // A family row holds its members and HOG nodes: it grows with proteins, its count with families.
+    table("families", t.families, "protein", "family"),
     table("profiles", t.profiles, "family"),
     table("family GO", t.familyGo, "family"),
     table("HOG lists", t.hogList, "hog"),
