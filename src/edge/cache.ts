@@ -1,15 +1,16 @@
 /**
  * Edge caching of read answers. A release never changes once published, so an answer is a
  * function of the release, the request's URL and the variant the request negotiates (its
- * `Accept` header, and the public origin its links are built on). That
- * tuple is the Cache API key, and its hash is the answer's `ETag`: a repeat is served from the
- * data centre's cache without reading the release, and a client that already holds the answer
- * gets `304 Not Modified`.
+ * `Accept` header, and the public origin its links are built on). That tuple is the Cache API
+ * key, and its hash is the answer's `ETag`: a repeat is served from the data centre's cache
+ * without reading the release, and a client that already holds the answer gets `304`.
  *
- * Only `200` answers to GET and HEAD are cached; errors (`Cache-Control: no-store`, 503 for
- * storage faults among them) never are.
+ * Only `200` answers are cached: to GET and HEAD, and to the POSTs whose answer is a function
+ * of their body (bulk retrieve, SOAP calls), keyed by that body too. Errors (`no-store`, 503
+ * for storage faults among them) and SOAP faults never are.
  */
 import { linksFor } from "../render/links.js";
+import { sha256Hex } from "../release/blobs.js";
 
 /** A named release's URLs never change meaning; the current release's do when a new one goes live. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -41,15 +42,9 @@ export async function cacheIdentity(request: Request, scope: CacheScope, body?: 
   const url = new URL(request.url);
   const head = `${scope.release}\n${variantOf(request, scope.prefix)}\n${url.pathname}${url.search}`;
   const identity = body ? `${head}\n${request.headers.get("Content-Type") ?? ""}\n${await sha256Hex(body)}` : head;
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(identity)));
-  const hash = [...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const hash = (await sha256Hex(new TextEncoder().encode(identity))).slice(0, 24);
   const key = new Request(`${KEY_ORIGIN}/${hash}${url.pathname}`, { method: "GET" });
   return { key, etag: `"${scope.release}-${hash}"` };
-}
-
-async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Whether an `If-None-Match` header names `etag` (weak comparison, RFC 9110 §13.1.2). */

@@ -58,8 +58,7 @@ async function fetchBlob(bucket: R2Bucket, hash: string, counter?: ReadCounter):
     counter.reads += 1;
     counter.bytes += bytes.length;
   }
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  if (toHex(digest).slice(0, hash.length) !== hash) {
+  if ((await sha256Hex(bytes)).slice(0, hash.length) !== hash) {
     console.error(`blob ${hash}: content does not match its hash`);
     throw unavailable(`Release data is corrupt (blob ${hash}); try again shortly.`);
   }
@@ -88,8 +87,10 @@ function remember(hash: string, value: unknown, bytes: number): void {
   }
 }
 
-function toHex(bytes: Uint8Array): string {
+/** Hex SHA-256 of some bytes (a blob's name is its first BLOB_HASH_HEX_LENGTH digits). */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   let s = "";
-  for (const b of bytes) s += b.toString(16).padStart(2, "0");
+  for (const b of digest) s += b.toString(16).padStart(2, "0");
   return s;
 }

@@ -45,8 +45,8 @@ const manifests = new Map<string, Manifest>();
 let pointer: { name: string; at: number } | undefined;
 
 /** A per-request view of the release asked for by name, or of the current one. */
-export async function openRelease(bucket: R2Bucket, name?: string, pointerTtlSeconds?: number): Promise<Release> {
-  const releaseName = name ?? (await currentReleaseName(bucket, pointerTtlSeconds));
+export async function openRelease(bucket: R2Bucket, name?: string): Promise<Release> {
+  const releaseName = name ?? (await currentReleaseName(bucket));
   let manifest = manifests.get(releaseName);
   if (!manifest) {
     manifest = await loadManifest(bucket, releaseName);
