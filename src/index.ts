@@ -1,7 +1,7 @@
 import { createApp, type RequestScope } from "./app.js";
 import { cachedAnswer } from "./edge/cache.js";
 import { isPreflight, preflightAnswer, withCors } from "./edge/cors.js";
-import { readCapped } from "./render/capped-body.js";
+import { bufferRequestBody } from "./edge/request-body.js";
 import { currentReleaseName, DEFAULT_POINTER_TTL_SECONDS } from "./release/release.js";
 import type { Env } from "./env.js";
 import { genomeRoutes } from "./routes/genomes.js";
@@ -48,14 +48,14 @@ export const registeredPaths = (): string[] => [...new Set(app.routes.filter((r)
 
 /** POST endpoints whose answer depends on the release and the body alone: cached like reads. */
 const CACHED_POSTS = /^\/(?:api\/protein\/bulk_retrieve\/?|soap)$/;
-/** The bulk and SOAP endpoints' own body cap. */
-const MAX_CACHED_POST_BODY = 1024 * 1024;
 
 /** `/release/{name}/api/…` serves a release by name; everything else serves the current release. */
 const NAMED_RELEASE = /^\/release\/([A-Za-z0-9._-]+)(\/.*)?$/;
 
 export default {
-  async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  async fetch(received: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+    const { request: buffered, complete } = await bufferRequestBody(received);
+    let request = buffered;
     const url = new URL(request.url);
     const named = NAMED_RELEASE.exec(url.pathname);
     let scope: RequestScope = { prefix: "" };
@@ -83,45 +83,10 @@ export default {
     if (!release) response = await answer(scope);
     else if (request.method === "GET" || request.method === "HEAD") {
       response = await cachedAnswer(request, { release, prefix: scope.prefix }, ctx, () => answer(scope));
-    } else if (request.method === "POST" && CACHED_POSTS.test(url.pathname)) {
-      // The answer is a function of the body: read it (within the endpoints' own cap) to key the cache.
-      const read = await readCapped(request.body, MAX_CACHED_POST_BODY);
-      // Past the cap, the endpoint sees a body past its cap too (a 413 or a SOAP fault).
-      const body = read.kind === "over" ? new Uint8Array(MAX_CACHED_POST_BODY + 1) : read.bytes;
-      const post = new Request(request, { body });
-      response = await (read.kind === "complete"
-        ? cachedAnswer(post, { release, prefix: scope.prefix }, ctx, () => answer(scope, post), body)
-        : answer(scope, post));
+    } else if (request.method === "POST" && complete && CACHED_POSTS.test(url.pathname)) {
+      // The answer is a function of the body: the cache is keyed on it too.
+      response = await cachedAnswer(request, { release, prefix: scope.prefix }, ctx, () => answer(scope), complete);
     } else response = await answer(scope);
-    await drainUnread(request);
     return withCors(response);
   },
 } satisfies ExportedHandler<Env>;
-
-/** Bodies up to this size that an answer did not need are read to the end; larger ones are dropped. */
-const DRAIN_LIMIT = 1024 * 1024;
-
-/**
- * Reads the rest of a request body the answer did not need (a 405 or 415 to a POST): workerd
- * drops a keep-alive connection whose request body was left unread, so the client's next
- * request on it would fail. A body over the limit is cancelled instead (and the connection
- * closes, as it should for such a client).
- */
-async function drainUnread(request: Request): Promise<void> {
-  if (!request.body || request.bodyUsed) return;
-  const reader = request.body.getReader();
-  try {
-    let read = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      read += value.byteLength;
-      if (read > DRAIN_LIMIT) {
-        await reader.cancel();
-        return;
-      }
-    }
-  } catch {
-    // The client went away; nothing to drain.
-  }
-}

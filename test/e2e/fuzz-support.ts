@@ -79,17 +79,9 @@ export async function request(
   body?: Buffer | string,
 ): Promise<Answer> {
   const payload = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(body, "utf8");
-  // A large body may be answered (413, 415) before it is read whole, and the connection reset
-  // under the rest of it, the answer with it when it had not been read yet: the server did answer,
-  // so a reset that comes before any answer is retried (up to five times).
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await requestOnce(origin, method, path, headers, payload);
-    } catch (error) {
-      if (attempt >= 6 || (payload?.length ?? 0) < 64 * 1024 || !/ECONNRESET|EPIPE/.test(String((error as NodeJS.ErrnoException).code))) throw error;
-      await new Promise((r) => setTimeout(r, 20 * attempt));
-    }
-  }
+  // No retry: the worker reads an oversized body (up to 16 MiB) before it answers, so even a
+  // large body that is refused gets its answer rather than a reset connection.
+  return requestOnce(origin, method, path, headers, payload);
 }
 
 function requestOnce(origin: string, method: string, path: string, headers: Record<string, string>, payload: Buffer | undefined): Promise<Answer> {

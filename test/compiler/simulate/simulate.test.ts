@@ -23,12 +23,9 @@ const dirD = join(root, "d"); // seed 7 without HOG ids
 const dirE = join(root, "e"); // 40 genomes (eukaryotes, bacteria, archaea), 150 families
 let summaryA: SimulationSummary;
 let summaryE: SimulationSummary;
-let secondsA = 0;
 
 beforeAll(async () => {
-  const started = performance.now();
   summaryA = await simulateRelease({ out: dirA, genomes: 12, families: 400, seed: 7 });
-  secondsA = (performance.now() - started) / 1000;
   await simulateRelease({ out: dirB, genomes: 12, families: 400, seed: 7 });
   await simulateRelease({ out: dirC, genomes: 12, families: 400, seed: 8 });
   await simulateRelease({ out: dirD, genomes: 12, families: 400, seed: 7, hogIds: false });
@@ -100,10 +97,6 @@ describe("simulated release folder", () => {
       if (file === "hogs.orthoxml") continue;
       expect(readFileSync(join(dirD, file)).equals(readFileSync(join(dirA, file))), file).toBe(true);
     }
-  });
-
-  it("simulates 12 genomes x 400 families quickly", () => {
-    expect(secondsA).toBeLessThan(20);
   });
 });
 
