@@ -90,6 +90,20 @@ function xmlLine(x: Inputs, pattern: RegExp, nth = 0): number {
   throw new Error(`no ${nth}-th line matching ${pattern}`);
 }
 
+/**
+ * Moves the Hominini HOG nested in HOG:0000002's Homininae HOG to another level (taxon id and
+ * name); the line of its <orthologGroup>.
+ */
+function moveNestedHog(x: Inputs, taxonId: string, level: string): number {
+  const parent = x.lineOf(HOGS, /<orthologGroup id="HOG:0000002_2"/);
+  const child = x.lineOf(HOGS, /<orthologGroup id="HOG:0000002_3"/, parent);
+  x.editLines(HOGS, (l) => {
+    l[child - 1] = l[child - 1].replace('taxonId="3"', `taxonId="${taxonId}"`);
+    l[child + 1] = l[child + 1].replace('value="Hominini"', `value="${level}"`);
+  });
+  return child;
+}
+
 interface Case {
   name: string;
   /** Breaks the copy and returns the problems the CLI must report. */
@@ -207,28 +221,16 @@ const CASES: Case[] = [
   },
   {
     name: "orthoXML nested HOG above its parent's level (level inversion)",
-    breakIt: (x) => {
-      // HOG:0000002 is at Homininae with a nested Hominini HOG: lift the nested one to Hominidae.
-      const parent = x.lineOf(HOGS, /<orthologGroup id="HOG:0000002_2"/);
-      const child = x.lineOf(HOGS, /<orthologGroup id="HOG:0000002_3"/, parent);
-      x.editLines(HOGS, (l) => {
-        l[child - 1] = l[child - 1].replace('taxonId="3"', 'taxonId="1"');
-        l[child + 1] = l[child + 1].replace('value="Hominini"', 'value="Hominidae"');
-      });
-      return [{ file: HOGS, line: child, message: /level 'Hominidae' of HOG HOG:S0000002 is not below level 'Homininae' of the HOG containing it/ }];
-    },
+    // HOG:0000002 is at Homininae with a nested Hominini HOG: lift the nested one to Hominidae.
+    breakIt: (x) => [
+      { file: HOGS, line: moveNestedHog(x, "1", "Hominidae"), message: /level 'Hominidae' of HOG HOG:S0000002 is not below level 'Homininae' of the HOG containing it/ },
+    ],
   },
   {
     name: "orthoXML nested HOG on its parent's own level (a HOG inside itself)",
-    breakIt: (x) => {
-      const parent = x.lineOf(HOGS, /<orthologGroup id="HOG:0000002_2"/);
-      const child = x.lineOf(HOGS, /<orthologGroup id="HOG:0000002_3"/, parent);
-      x.editLines(HOGS, (l) => {
-        l[child - 1] = l[child - 1].replace('taxonId="3"', 'taxonId="2"');
-        l[child + 1] = l[child + 1].replace('value="Hominini"', 'value="Homininae"');
-      });
-      return [{ file: HOGS, line: child, message: /level 'Homininae' of HOG HOG:S0000002 is not below level 'Homininae' of the HOG containing it/ }];
-    },
+    breakIt: (x) => [
+      { file: HOGS, line: moveNestedHog(x, "2", "Homininae"), message: /level 'Homininae' of HOG HOG:S0000002 is not below level 'Homininae' of the HOG containing it/ },
+    ],
   },
   {
     name: "orthoXML with two genes of one protein in two HOGs",

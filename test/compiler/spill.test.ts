@@ -11,25 +11,12 @@ import type { FamilyBuild } from "../../release-compiler/derive/hogs.js";
 import { deriveRelations } from "../../release-compiler/derive/relations.js";
 import { Problems } from "../../release-compiler/problems.js";
 import { BucketSpill, scratchFolder } from "../../release-compiler/spill.js";
-import type { BlobWriter } from "../../release-compiler/write/blobs.js";
 import { writeSequenceIndex } from "../../release-compiler/write/sequence-index.js";
 import { DUPLICATION, SPECIATION, type HogNode } from "../../src/release/format.js";
 import { forEachKmer } from "../../src/search/kmers.js";
+import { memoryBlobs } from "./memory-blobs.js";
 
 const scratch = () => scratchFolder(join(mkdtempSync(join(tmpdir(), "orth-spill-")), "scratch"));
-
-/** A blob writer that keeps the values it is given, under their order number. */
-function memoryBlobs(): BlobWriter & { values: unknown[] } {
-  const values: unknown[] = [];
-  return {
-    values,
-    stats: { blobs: 0, bytes: 0, largest: 0 },
-    put(value) {
-      values.push(value);
-      return String(values.length - 1);
-    },
-  };
-}
 
 describe("BucketSpill", () => {
   it("returns each bucket's records in append order, across buffer flushes, and removes its files", () => {

@@ -4,25 +4,13 @@
  * sorted lists.
  */
 import { describe, expect, it } from "vitest";
-import type { BlobWriter } from "../../release-compiler/write/blobs.js";
 import { tableWriter, writeKeyIndex, writeKeyIndexOfPairs, writeTable } from "../../release-compiler/write/tables.js";
-
-function memoryBlobs(): BlobWriter & { values: unknown[] } {
-  const values: unknown[] = [];
-  return {
-    values,
-    stats: { blobs: 0, bytes: 0, largest: 0 },
-    put(value) {
-      values.push(JSON.parse(JSON.stringify(value)));
-      return `blob${values.length - 1}`;
-    },
-  };
-}
+import { memoryBlobs } from "./memory-blobs.js";
 
 describe("tableWriter", () => {
   it("cuts the same shards as writeTable, the last one partial", () => {
-    const whole = memoryBlobs();
-    const streamed = memoryBlobs();
+    const whole = memoryBlobs({ clone: true });
+    const streamed = memoryBlobs({ clone: true });
     const ref = writeTable(whole, 10, 4, (r) => ({ r }));
     const table = tableWriter<{ r: number }>(streamed, 4);
     for (let r = 0; r < 10; r++) table.push({ r });
@@ -51,8 +39,8 @@ describe("writeKeyIndexOfPairs", () => {
       map.set(key, list);
     }
     for (const list of map.values()) list.sort((a, b) => a - b);
-    const expected = memoryBlobs();
-    const got = memoryBlobs();
+    const expected = memoryBlobs({ clone: true });
+    const got = memoryBlobs({ clone: true });
     const ref = writeKeyIndexOfPairs(got, keys, numbers, 256);
     expect(ref).toEqual(writeKeyIndex(expected, map, 256));
     expect(ref.leaves.length).toBeGreaterThan(5);
