@@ -11,7 +11,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Manifest } from "../src/release/format.js";
+import type { Manifest } from "../release-format/format.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const INPUTS = resolve(ROOT, "build/bench/compile-input");

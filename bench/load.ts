@@ -12,7 +12,7 @@ import { cpus, totalmem } from "node:os";
 import { resolve } from "node:path";
 import { Miniflare } from "miniflare";
 import { folderFiles, loadRelease } from "../release-compiler/local/r2-loader.js";
-import { CURRENT_RELEASE_KEY, manifestKey, type Manifest } from "../src/release/format.js";
+import { CURRENT_RELEASE_KEY, manifestKey, type Manifest } from "../release-format/format.js";
 import { Rng } from "../release-compiler/simulate/rng.js";
 
 const ROOT = resolve(import.meta.dirname, "..");

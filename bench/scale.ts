@@ -6,7 +6,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Manifest } from "../src/release/format.js";
+import type { Manifest } from "../release-format/format.js";
 
 export const TARGET = { genomes: 2_500, proteins: 20_000_000, families: 1_000_000, genomePairs: 3_000_000 };
 /** Shard hashes per directory page once shard lists leave the manifest (16-byte hashes: 64 kB pages). */

@@ -13,7 +13,7 @@ import { compileRelease } from "../release-compiler/compile.js";
 import { folderFiles, loadRelease } from "../release-compiler/local/r2-loader.js";
 import { Rng } from "../release-compiler/simulate/rng.js";
 import { simulateRelease } from "../release-compiler/simulate/simulate.js";
-import type { Manifest } from "../src/release/format.js";
+import type { Manifest } from "../release-format/format.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const OUT = resolve(ROOT, "build/bench");

@@ -25,7 +25,7 @@ import {
   type PairRow,
   type ProteinRow,
   type TableRef,
-} from "../src/release/format.js";
+} from "../release-format/format.js";
 import type { Env } from "../src/env.js";
 import worker from "../src/index.js";
 import { clearBlobCache, MAX_CACHED_BYTES } from "../src/release/blobs.js";

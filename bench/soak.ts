@@ -16,7 +16,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ensureDemoRelease } from "../release-compiler/local/start.js";
-import type { AnnotationRow, FamilyRow, GroupRow, Manifest, PairRow, ProteinRow } from "../src/release/format.js";
+import type { AnnotationRow, FamilyRow, GroupRow, Manifest, PairRow, ProteinRow } from "../release-format/format.js";
 import { releaseView } from "../src/release/release.js";
 import {
   buildWorkerBundle,

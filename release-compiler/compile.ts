@@ -15,7 +15,7 @@ import {
   type ProteinSummary,
   type SequenceRow,
   type TableRef,
-} from "../src/release/format.js";
+} from "../release-format/format.js";
 import { loadConfig, type ReleaseConfig } from "./config.js";
 import { readAnnotations } from "./derive/annotations.js";
 import { deriveGroups, fingerprintGroups } from "./derive/groups.js";

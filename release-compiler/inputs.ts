@@ -1,6 +1,6 @@
 /**
  * The records the input readers produce: one interface per input format of the
- * release config (see docs/release-format.md and the README's input contract).
+ * release config (see release-format/FORMAT.md and the README's input contract).
  * Readers stream; every record keeps the line it came from for later error messages.
  */
 

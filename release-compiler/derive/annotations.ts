@@ -1,4 +1,4 @@
-import type { AnnotationRow, GoTerm } from "../../src/release/format.js";
+import type { AnnotationRow, GoTerm } from "../../release-format/format.js";
 import type { OboTerm } from "../inputs.js";
 import type { Problems } from "../problems.js";
 import { readDomainTsv } from "../readers/domains.js";

@@ -1,5 +1,5 @@
-import { DUPLICATION, KMER_ALPHABET, SPECIATION } from "../../src/release/format.js";
-import { forEachKmer } from "../../src/search/kmers.js";
+import { DUPLICATION, KMER_ALPHABET, SPECIATION } from "../../release-format/format.js";
+import { forEachKmer } from "../../release-format/kmers.js";
 import type { FamilyBuild } from "./hogs.js";
 
 /**

@@ -1,4 +1,4 @@
-import { DUPLICATION, SPECIATION, type HogNode } from "../../src/release/format.js";
+import { DUPLICATION, SPECIATION, type HogNode } from "../../release-format/format.js";
 import type { HogXmlGroup, HogXmlNode, OrthoXmlTaxon } from "../inputs.js";
 import type { Problems } from "../problems.js";
 import { ownString } from "./strings.js";

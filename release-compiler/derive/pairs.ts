@@ -1,4 +1,4 @@
-import { DUPLICATION, SPECIATION } from "../../src/release/format.js";
+import { DUPLICATION, SPECIATION } from "../../release-format/format.js";
 import type { FamilyBuild } from "./hogs.js";
 
 export type OrthologType = "1:1" | "1:n" | "m:1" | "m:n";

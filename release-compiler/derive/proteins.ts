@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import type { Locus } from "../../src/release/format.js";
+import type { Locus } from "../../release-format/format.js";
 import type { SpeciesInfoRow } from "../inputs.js";
 import type { Problems } from "../problems.js";
 import { speciesFile } from "../config.js";

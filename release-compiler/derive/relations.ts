@@ -5,7 +5,7 @@
  * protein. There can be ~10^8 of them, so they are spilled to disk, one bucket per genome of
  * the first protein, and each genome's relations are sorted on their own when read back.
  */
-import { HOMEOLOG, REL_TYPES, type RelType } from "../../src/release/format.js";
+import { HOMEOLOG, REL_TYPES, type RelType } from "../../release-format/format.js";
 import type { PairRow as PairInput } from "../inputs.js";
 import type { Problems } from "../problems.js";
 import { BucketSpill, type ScratchFolder } from "../spill.js";

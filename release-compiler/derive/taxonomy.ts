@@ -1,4 +1,4 @@
-import type { Taxonomy } from "../../src/release/format.js";
+import type { Taxonomy } from "../../release-format/format.js";
 import type { SpeciesInfoRow, TreeNode } from "../inputs.js";
 import type { Problems } from "../problems.js";
 

@@ -16,7 +16,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Miniflare } from "miniflare";
-import { CURRENT_RELEASE_KEY, FORMAT_VERSION, blobKey, manifestBlobs, manifestKey, type Manifest } from "../../src/release/format.js";
+import { CURRENT_RELEASE_KEY, FORMAT_VERSION, blobKey, manifestBlobs, manifestKey, type Manifest } from "../../release-format/format.js";
 import { folderFiles, uploadBlobs, type BucketLike, type ReleaseFiles } from "./r2-loader.js";
 
 /** Releases that have been current, oldest first: rollback walks back along it. */

@@ -1,4 +1,4 @@
-import { CURRENT_RELEASE_KEY, blobKey, manifestBlobs, manifestKey, type Manifest } from "../../src/release/format.js";
+import { CURRENT_RELEASE_KEY, blobKey, manifestBlobs, manifestKey, type Manifest } from "../../release-format/format.js";
 
 /** The part of an R2 bucket a loader needs (Miniflare's bucket or a Worker binding). */
 export interface BucketLike {

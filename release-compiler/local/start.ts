@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Miniflare } from "miniflare";
-import { FORMAT_VERSION } from "../../src/release/format.js";
+import { FORMAT_VERSION } from "../../release-format/format.js";
 import { compileRelease } from "../compile.js";
 import { simulateRelease } from "../simulate/simulate.js";
 import { folderFiles, loadRelease } from "./r2-loader.js";

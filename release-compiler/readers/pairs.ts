@@ -2,7 +2,7 @@
  * Pairwise relations: two protein ids a line, then optionally the relation type, a distance
  * and a score (FastOMA's orthologs.tsv has only the two ids). Streamed.
  */
-import { REL_TYPES } from "../../src/release/format.js";
+import { REL_TYPES } from "../../release-format/format.js";
 import type { PairRow } from "../inputs.js";
 import type { Problems } from "../problems.js";
 import { fileLabel, isBlank, readLines } from "./lines.js";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Packr } from "msgpackr";
-import { BLOB_HASH_HEX_LENGTH } from "../../src/release/format.js";
+import { BLOB_HASH_HEX_LENGTH } from "../../release-format/format.js";
 
 /** Records keep repeated object shapes compact; each blob carries its own record definitions. */
 const packr = new Packr({ useRecords: true });

@@ -4,7 +4,7 @@
  * directory (per ordered genome pair), the genes of each genome with a relation into each
  * other, and each group's close groups.
  */
-import type { PairRow, Relation, TableRef } from "../../src/release/format.js";
+import type { PairRow, Relation, TableRef } from "../../release-format/format.js";
 import { isOrthologCode, type GenomeRelations, type RelationsBuild } from "../derive/relations.js";
 import type { BlobWriter } from "./blobs.js";
 import { tableWriter } from "./tables.js";

@@ -5,9 +5,9 @@
  * code space into ranges of about POSTINGS_PER_BUCKET; a second pass spills every (code,
  * entry) posting to its range's bucket file; then each bucket is sorted by code on its own.
  */
-import { KMER_ALPHABET, type KmerShard, type SequenceIndexRef } from "../../src/release/format.js";
-import { forEachKmer, KMER_LENGTH } from "../../src/search/kmers.js";
-import { varintLength, writeVarint } from "../../src/search/varint.js";
+import { KMER_ALPHABET, type KmerShard, type SequenceIndexRef } from "../../release-format/format.js";
+import { forEachKmer, KMER_LENGTH } from "../../release-format/kmers.js";
+import { varintLength, writeVarint } from "../../release-format/varint.js";
 import { BucketSpill, type ScratchFolder } from "../spill.js";
 import type { BlobWriter } from "./blobs.js";
 

@@ -2,7 +2,7 @@
  * The sequences table (`{sequence, cdna}` per entry), written genome by genome while the cDNA
  * is read, so no more than one genome's cDNA is held at a time.
  */
-import type { SequenceRow, TableRef } from "../../src/release/format.js";
+import type { SequenceRow, TableRef } from "../../release-format/format.js";
 import type { ProteinTable } from "../derive/proteins.js";
 import type { BlobWriter } from "./blobs.js";
 import { tableWriter } from "./tables.js";

@@ -1,4 +1,4 @@
-import type { KeyIndexLeaf, KeyIndexRef, TableRef, TableShard } from "../../src/release/format.js";
+import type { KeyIndexLeaf, KeyIndexRef, TableRef, TableShard } from "../../release-format/format.js";
 import type { BlobWriter } from "./blobs.js";
 
 /** Writes rows 0..count-1 in shards of `rowsPerShard`; a row is built only when its shard is written. */

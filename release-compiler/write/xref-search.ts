@@ -1,7 +1,7 @@
 /**
  * The cross-reference search index (`GET /api/xref/?search=`): a table of every searchable id
  * and a gram index over their lower-cased text. See "Cross-reference search" in
- * src/release/FORMAT.md.
+ * release-format/FORMAT.md.
  */
 import {
   SEQ_MATCH_CODES,
@@ -12,8 +12,8 @@ import {
   type XrefGram,
   type XrefSearchRef,
   type XrefSearchRow,
-} from "../../src/release/format.js";
-import { xrefsOf } from "../../src/release/xrefs.js";
+} from "../../release-format/format.js";
+import { xrefsOf } from "../../release-format/xrefs.js";
 import type { ProteinTable } from "../derive/proteins.js";
 import type { BlobWriter } from "./blobs.js";
 import { writeTable } from "./tables.js";

@@ -1,4 +1,4 @@
-import type { AnnotationRow, GoTerm } from "./format.js";
+import type { AnnotationRow, GoTerm } from "../../release-format/format.js";
 import type { Release } from "./release.js";
 
 /** Cross-references, GO annotations and domains of an entry (one annotation shard). */

@@ -1,7 +1,7 @@
 import { Unpackr } from "msgpackr";
 import { unavailable } from "../errors.js";
 import { decodedSize } from "./decoded-size.js";
-import { blobKey } from "./format.js";
+import { blobKey } from "../../release-format/format.js";
 
 const unpackr = new Unpackr({ useRecords: true });
 

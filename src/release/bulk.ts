@@ -1,5 +1,5 @@
 import { ApiError } from "../errors.js";
-import type { ProteinRow, SequenceRow } from "./format.js";
+import type { ProteinRow, SequenceRow } from "../../release-format/format.js";
 import type { Release } from "./release.js";
 import { resolveEntry } from "./resolve.js";
 import { rowsOf } from "./summaries.js";

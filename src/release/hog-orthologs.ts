@@ -1,4 +1,4 @@
-import { SPECIATION, type FamilyRow, type ProteinSummary } from "./format.js";
+import { SPECIATION, type FamilyRow, type ProteinSummary } from "../../release-format/format.js";
 
 export type OrthologType = "1:1" | "1:n" | "m:1" | "m:n";
 

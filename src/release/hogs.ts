@@ -1,4 +1,4 @@
-import { SPECIATION, type FamilyRow } from "./format.js";
+import { SPECIATION, type FamilyRow } from "../../release-format/format.js";
 
 /**
  * Queries on a HOG family tree. A HOG id may stand on several nodes (a chain of speciations

@@ -1,4 +1,4 @@
-import type { GenomeInfo, PairRow } from "./format.js";
+import type { GenomeInfo, PairRow } from "../../release-format/format.js";
 import type { Release } from "./release.js";
 
 export interface PairSelection {

@@ -11,7 +11,7 @@ import {
   type Manifest,
   type TableRef,
   type TableShard,
-} from "./format.js";
+} from "../../release-format/format.js";
 
 /** Shards a list reads before it starts answering (a page of up to ~16k proteins). */
 const EAGER_SHARDS = 32;

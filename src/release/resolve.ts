@@ -1,5 +1,5 @@
 import { ApiError, echo, notFound } from "../errors.js";
-import type { FamilyRow, GenomeInfo, GroupRow, ProteinRow } from "./format.js";
+import type { FamilyRow, GenomeInfo, GroupRow, ProteinRow } from "../../release-format/format.js";
 import type { Release } from "./release.js";
 
 const ENTRY_NUMBER = /^[0-9]{1,10}$/;

@@ -1,4 +1,4 @@
-import type { ProteinRow, ProteinSummary, TableRef } from "./format.js";
+import type { ProteinRow, ProteinSummary, TableRef } from "../../release-format/format.js";
 import type { Release } from "./release.js";
 
 /** Shards read at the same time: bounds a request's storage reads in flight. */

@@ -1,5 +1,5 @@
 import { badRequest, echo, notFound } from "../errors.js";
-import type { Taxonomy } from "./format.js";
+import type { Taxonomy } from "../../release-format/format.js";
 import type { Release } from "./release.js";
 
 /**

@@ -1,4 +1,4 @@
-import { SPECIATION, type FamilyRow, type GenomeInfo } from "../release/format.js";
+import { SPECIATION, type FamilyRow, type GenomeInfo } from "../../release-format/format.js";
 import { nodesWithId } from "../release/hogs.js";
 import type { Release } from "../release/release.js";
 import { orthid } from "./protein.js";

@@ -1,4 +1,4 @@
-import { REL_TYPES, type AnnotationRow, type GenomeInfo, type PairRow } from "../release/format.js";
+import { REL_TYPES, type AnnotationRow, type GenomeInfo, type PairRow } from "../../release-format/format.js";
 import type { PairSelection } from "../release/pairs.js";
 import type { Release } from "../release/release.js";
 import { rowsOf, summariesOf } from "../release/summaries.js";

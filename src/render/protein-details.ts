@@ -1,7 +1,7 @@
-import type { AnnotationRow, GoTerm, ProteinRow, ProteinSummary } from "../release/format.js";
+import type { AnnotationRow, GoTerm, ProteinRow, ProteinSummary } from "../../release-format/format.js";
 import type { HogOrtholog } from "../release/hog-orthologs.js";
 import type { Release } from "../release/release.js";
-import type { Xref } from "../release/xrefs.js";
+import type { Xref } from "../../release-format/xrefs.js";
 import type { Links } from "./links.js";
 import { orthid, proteinSummary } from "./protein.js";
 

@@ -1,4 +1,4 @@
-import type { GenomeInfo, ProteinRow, ProteinSummary, SequenceRow } from "../release/format.js";
+import type { GenomeInfo, ProteinRow, ProteinSummary, SequenceRow } from "../../release-format/format.js";
 import type { Release } from "../release/release.js";
 import { segment, type Links } from "./links.js";
 

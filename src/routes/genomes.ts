@@ -3,7 +3,7 @@ import { getEndpoint, pathParam, linksOf, releaseOf, type AppEnv } from "../app.
 import { paginate } from "../render/pagination.js";
 import { genomeInfo, lineageNames, proteinSummary } from "../render/protein.js";
 import { json, jsonArrayStream } from "../render/respond.js";
-import type { GenomeDetail } from "../release/format.js";
+import type { GenomeDetail } from "../../release-format/format.js";
 import { resolveGenome } from "../release/resolve.js";
 
 export function genomeRoutes(app: Hono<AppEnv>) {

@@ -5,7 +5,7 @@ import { segment, type Links } from "../render/links.js";
 import { proteinSummary } from "../render/protein.js";
 import { paginate } from "../render/pagination.js";
 import { json, jsonArrayStream } from "../render/respond.js";
-import { SPECIATION, type FamilyRow, type HogListRow } from "../release/format.js";
+import { SPECIATION, type FamilyRow, type HogListRow } from "../../release-format/format.js";
 import { childIds, isPrefixId, levelsOfId, nodeOnLevel, nodesWithId, parentIds } from "../release/hogs.js";
 import type { Release } from "../release/release.js";
 import { resolveHog } from "../release/resolve.js";

@@ -6,7 +6,7 @@ import { json } from "../render/respond.js";
 import { annotationRow, goTerms } from "../release/annotations.js";
 import { hogOrthologs } from "../release/hog-orthologs.js";
 import { proteinRow, resolveEntry } from "../release/resolve.js";
-import { filterXrefs, xrefsOf, type XrefFilter } from "../release/xrefs.js";
+import { filterXrefs, xrefsOf, type XrefFilter } from "../../release-format/xrefs.js";
 
 const XREF_FILTERS: XrefFilter[] = ["all", "exact", "maindb"];
 const ORTHOLOG_TYPES = new Set(["1:1", "1:n", "m:1", "m:n"]);

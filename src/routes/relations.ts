@@ -5,7 +5,7 @@ import { pairItems, pairsTable, type PairFilters } from "../render/pairs.js";
 import { paginate } from "../render/pagination.js";
 import { proteinSummary } from "../render/protein.js";
 import { json } from "../render/respond.js";
-import { HOMEOLOG, REL_TYPES, type GenomeDetail, type ProteinRow, type ProteinSummary, type Relation } from "../release/format.js";
+import { HOMEOLOG, REL_TYPES, type GenomeDetail, type ProteinRow, type ProteinSummary, type Relation } from "../../release-format/format.js";
 import { pairsBetween } from "../release/pairs.js";
 import type { Release } from "../release/release.js";
 import { proteinRow, resolveEntry, resolveGenome } from "../release/resolve.js";

@@ -4,7 +4,7 @@ import { docsPage } from "../openapi/docs-page.js";
 import { openApiDocument, type Examples } from "../openapi/document.js";
 import { prefers } from "../render/accept.js";
 import { htmlHeaders } from "../render/html.js";
-import type { Manifest } from "../release/format.js";
+import type { Manifest } from "../../release-format/format.js";
 
 const OPENAPI_TYPE = "application/vnd.oai.openapi+json";
 

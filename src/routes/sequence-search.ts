@@ -5,7 +5,7 @@ import { proteinRecord } from "../render/protein.js";
 import { json } from "../render/respond.js";
 import { proteinsWithSequences } from "../release/bulk.js";
 import { goAnnotationsOf } from "../search/function.js";
-import { sanitiseSequence } from "../search/kmers.js";
+import { sanitiseSequence } from "../../release-format/kmers.js";
 import { approximateHits, type Hit } from "../search/sequence-search.js";
 import { exactMatches } from "../search/sequence-index.js";
 

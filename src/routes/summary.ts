@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { getEndpoint, pathParam, releaseOf, type AppEnv } from "../app.js";
 import { badRequest } from "../errors.js";
 import { json } from "../render/respond.js";
-import type { GenomeInfo } from "../release/format.js";
+import type { GenomeInfo } from "../../release-format/format.js";
 import type { Release } from "../release/release.js";
 import { resolveGenome } from "../release/resolve.js";
 

@@ -3,7 +3,7 @@
  * it, else of its best approximate match that has any, as GAF 2.0-like rows.
  */
 import { goTerms } from "../release/annotations.js";
-import type { AnnotationRow } from "../release/format.js";
+import type { AnnotationRow } from "../../release-format/format.js";
 import type { Release } from "../release/release.js";
 import { rowsOf } from "../release/summaries.js";
 import { orthid } from "../render/protein.js";

@@ -5,11 +5,11 @@
  * of blobs: its chosen k-mers' shards and the peptide shards of its candidates.
  */
 import { badRequest } from "../errors.js";
-import type { KmerShard } from "../release/format.js";
+import type { KmerShard } from "../../release-format/format.js";
 import type { Release } from "../release/release.js";
 import { upperBound } from "../release/sorted.js";
 import { rowsOf } from "../release/summaries.js";
-import { forEachKmer } from "./kmers.js";
+import { forEachKmer } from "../../release-format/kmers.js";
 
 /** k-mers of a query whose postings an exact search intersects. */
 const EXACT_KMERS = 8;

@@ -4,13 +4,13 @@
  */
 import { ApiError } from "../errors.js";
 import { annotationRow } from "../release/annotations.js";
-import { REL_TYPES, type AnnotationRow, type GroupRow, type ProteinRow, type SequenceRow } from "../release/format.js";
+import { REL_TYPES, type AnnotationRow, type GroupRow, type ProteinRow, type SequenceRow } from "../../release-format/format.js";
 import type { Release } from "../release/release.js";
 import { proteinRow, resolveEntry } from "../release/resolve.js";
 import { rowsOf } from "../release/summaries.js";
-import { xrefsOf } from "../release/xrefs.js";
+import { xrefsOf } from "../../release-format/xrefs.js";
 import { orthid } from "../render/protein.js";
-import { KMER_LENGTH, sanitiseSequence } from "../search/kmers.js";
+import { KMER_LENGTH, sanitiseSequence } from "../../release-format/kmers.js";
 import { exactMatches } from "../search/sequence-index.js";
 import { clientFault, intPart, malformed, stringListPart, stringPart, type SoapCall } from "./envelope.js";
 import type { SoapValue } from "./xml-out.js";

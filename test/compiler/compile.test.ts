@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { compileRelease } from "../../release-compiler/compile.js";
 import { InputRejected } from "../../release-compiler/problems.js";
 import { simulateRelease } from "../../release-compiler/simulate/simulate.js";
-import { manifestBlobs, type Manifest } from "../../src/release/format.js";
+import { manifestBlobs, type Manifest } from "../../release-format/format.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 let input: string;

@@ -14,7 +14,7 @@ import type { TreeNode } from "../../release-compiler/inputs.js";
 import { Problems } from "../../release-compiler/problems.js";
 import { readNewick } from "../../release-compiler/readers/newick.js";
 import { readOrthoXml } from "../../release-compiler/readers/orthoxml.js";
-import { DUPLICATION, SPECIATION } from "../../src/release/format.js";
+import { DUPLICATION, SPECIATION } from "../../release-format/format.js";
 import { hasSharedData, SHARED_DATA, warnWithoutSharedData } from "../shared-data.js";
 
 warnWithoutSharedData("the HOG fixture tests");

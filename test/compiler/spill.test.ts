@@ -12,8 +12,8 @@ import { deriveRelations } from "../../release-compiler/derive/relations.js";
 import { Problems } from "../../release-compiler/problems.js";
 import { BucketSpill, scratchFolder } from "../../release-compiler/spill.js";
 import { writeSequenceIndex } from "../../release-compiler/write/sequence-index.js";
-import { DUPLICATION, SPECIATION, type HogNode } from "../../src/release/format.js";
-import { forEachKmer } from "../../src/search/kmers.js";
+import { DUPLICATION, SPECIATION, type HogNode } from "../../release-format/format.js";
+import { forEachKmer } from "../../release-format/kmers.js";
 import { memoryBlobs } from "./memory-blobs.js";
 
 const scratch = () => scratchFolder(join(mkdtempSync(join(tmpdir(), "orth-spill-")), "scratch"));

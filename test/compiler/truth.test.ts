@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { compileRelease } from "../../release-compiler/compile.js";
 import { familyPairs } from "../../release-compiler/derive/pairs.js";
 import { simulateRelease } from "../../release-compiler/simulate/simulate.js";
-import { manifestBlobs, type FamilyRow, type GroupRow, type Manifest, type ProteinRow, type TableRef, type TableShard } from "../../src/release/format.js";
+import { manifestBlobs, type FamilyRow, type GroupRow, type Manifest, type ProteinRow, type TableRef, type TableShard } from "../../release-format/format.js";
 
 const unpackr = new Unpackr({ useRecords: true });
 

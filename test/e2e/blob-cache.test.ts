@@ -9,7 +9,7 @@ import { unpack } from "msgpackr";
 import { describe, expect, it } from "vitest";
 import { cachedBlobBytes, clearBlobCache, MAX_CACHED_BYTES, readBlob, type ReadCounter } from "../../src/release/blobs.js";
 import { decodedSize } from "../../src/release/decoded-size.js";
-import { manifestBlobs, type Manifest } from "../../src/release/format.js";
+import { manifestBlobs, type Manifest } from "../../release-format/format.js";
 import { TEST_BUILD } from "./serve.js";
 
 const dir = resolve(TEST_BUILD, "sim");

@@ -2,14 +2,14 @@
  * Every request reads a small, fixed number of blobs, whatever the release size: each
  * endpoint within its bound on a cold isolate (a fresh worker), and none when warm (an
  * edge-cache hit, or an answer rebuilt from the isolate's blob cache).
- * The bounds are those of src/release/FORMAT.md; `X-Blob-Reads` reports the reads.
+ * The bounds are those of release-format/FORMAT.md; `X-Blob-Reads` reports the reads.
  */
 import { describe, expect, it } from "vitest";
 import { hasSharedData } from "../shared-data.js";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { unpack } from "msgpackr";
-import type { GroupRow, Manifest, TableShard } from "../../src/release/format.js";
+import type { GroupRow, Manifest, TableShard } from "../../release-format/format.js";
 import { getJson, serveRelease, TEST_BUILD } from "./serve.js";
 
 /** Every group of a compiled test release, read from its files. */

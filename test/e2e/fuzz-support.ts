@@ -11,7 +11,7 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { Miniflare } from "miniflare";
 import { expect } from "vitest";
 import { folderFiles, loadRelease } from "../../release-compiler/local/r2-loader.js";
-import type { Manifest } from "../../src/release/format.js";
+import type { Manifest } from "../../release-format/format.js";
 import { TEST_BUILD } from "./serve.js";
 
 /** Every request, answer or not, must be over within this. */

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Unpackr } from "msgpackr";
 import { describe, expect, it } from "vitest";
 import { familyPairs } from "../../release-compiler/derive/pairs.js";
-import type { FamilyRow, Manifest, TableShard } from "../../src/release/format.js";
+import type { FamilyRow, Manifest, TableShard } from "../../release-format/format.js";
 import { hogOrthologs } from "../../src/release/hog-orthologs.js";
 import { hasSharedData } from "../shared-data.js";
 import { TEST_BUILD } from "./serve.js";

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Manifest } from "../../src/release/format.js";
+import type { Manifest } from "../../release-format/format.js";
 import { hasSharedData, SHARED_DATA, warnWithoutSharedData } from "../shared-data.js";
 import { md5Hex, parseFasta, parseGffGenes, parseTsv } from "./oracle.js";
 import { getAllPages, getJson, serveRelease, type ServedRelease } from "./serve.js";

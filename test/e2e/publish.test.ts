@@ -13,7 +13,7 @@ import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { folderFiles } from "../../release-compiler/local/r2-loader.js";
 import { HISTORY_KEY, PublishError, currentRelease, publishRelease, rollbackRelease, type PublishBucket } from "../../release-compiler/local/publish.js";
-import { CURRENT_RELEASE_KEY, blobKey, type Manifest } from "../../src/release/format.js";
+import { CURRENT_RELEASE_KEY, blobKey, type Manifest } from "../../release-format/format.js";
 import { TEST_BUILD } from "./serve.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll } from "vitest";
 import { folderFiles, loadRelease } from "../../release-compiler/local/r2-loader.js";
-import type { Manifest } from "../../src/release/format.js";
+import type { Manifest } from "../../release-format/format.js";
 import { jsonClient } from "../json-client.js";
 
 import { TEST_BUILD } from "../build-dir.js";

@@ -13,7 +13,7 @@ import { unpack } from "msgpackr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileRelease } from "../../release-compiler/compile.js";
 import { XREF_SEARCH_LAYOUT } from "../../release-compiler/write/xref-search.js";
-import { SEQ_MATCH_CODES, type KeyIndexLeaf, type TableShard, type XrefGram, type XrefSearchRow } from "../../src/release/format.js";
+import { SEQ_MATCH_CODES, type KeyIndexLeaf, type TableShard, type XrefGram, type XrefSearchRow } from "../../release-format/format.js";
 import { checkResponse, loadSchema, type OpenApiDocument } from "../openapi-check.js";
 import { data, hasSharedData, warnWithoutSharedData } from "../shared-data.js";
 import { parseFasta, parseTsv } from "./oracle.js";

@@ -3,7 +3,7 @@
  * headers, redirects, pagination, `format=api`, errors, version negotiation, origins.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Manifest } from "../../src/release/format.js";
+import type { Manifest } from "../../release-format/format.js";
 import { get, getJson } from "./http.js";
 import { useRelease } from "./releases.js";
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { loadRelease, type ReleaseFiles } from "../../release-compiler/local/r2-loader.js";
-import type { Manifest } from "../../src/release/format.js";
+import type { Manifest } from "../../release-format/format.js";
 
 /** Node-side binding serving `build/test/…` (see vitest.config.ts). */
 const files = env.RELEASE_FILES;

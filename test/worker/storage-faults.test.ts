@@ -7,7 +7,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index.js";
-import { blobKey, type Manifest } from "../../src/release/format.js";
+import { blobKey, type Manifest } from "../../release-format/format.js";
 import { get, getJson } from "./http.js";
 import { useRelease } from "./releases.js";
 

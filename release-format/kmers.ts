@@ -1,4 +1,4 @@
-import { KMER_ALPHABET } from "../release/format.js";
+import { KMER_ALPHABET } from "./format.js";
 
 /** k-mer length of the sequence index: every query of the minimum length (5) has one. */
 export const KMER_LENGTH = 5;

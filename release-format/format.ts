@@ -1,6 +1,6 @@
 /**
  * The release format: the one contract between the release compiler and the worker.
- * Documented for humans in docs/release-format.md; bump FORMAT_VERSION on any change.
+ * Documented for humans in release-format/FORMAT.md; bump FORMAT_VERSION on any change.
  *
  * A release is a manifest (small JSON) plus immutable msgpack blobs named by the hash of
  * their bytes. Row tables are split into shards of a fixed number of rows, so the shard
