@@ -4,13 +4,16 @@
  * in one run rather than absolute times across runs. The `## Soak` section belongs to
  * `npm run soak` and is kept as it is.
  *
- * `npm run bench -- --only compile,serve,search,scale` runs some sections and keeps the others'
- * figures from the file (scale alone reprojects the release the last compile run kept).
+ * `npm run bench -- --only compile,serve,search,scale,costs` runs some sections and keeps the others'
+ * figures from the file (scale alone reprojects the release the last compile run kept; costs
+ * prices the sections as they stand, see costs.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { ensureDemoRelease } from "../release-compiler/local/start.js";
 import { compileBenchmark, LARGEST, type CompileBenchmark } from "./compile.js";
+import { costsSection } from "./costs.js";
 import { machineLine } from "./load.js";
 import { scaleProjection } from "./scale.js";
 import { searchBenchmark } from "./search.js";
@@ -18,8 +21,8 @@ import { serveBenchmark } from "./serve.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const FILE = resolve(ROOT, "BENCHMARKS.md");
-const SECTIONS = ["compile", "serve", "search", "scale"] as const;
-const TITLES = { targets: "Targets", compile: "Compile", serve: "Serve", search: "Search", scale: "Scale on paper", soak: "Soak" };
+const SECTIONS = ["compile", "serve", "search", "scale", "costs"] as const;
+const TITLES = { targets: "Targets", compile: "Compile", serve: "Serve", search: "Search", scale: "Scale on paper", costs: "Costs", soak: "Soak" };
 
 /**
  * The issue's targets and, where one is missed, its cause. The verdicts and figures are in the
@@ -44,7 +47,7 @@ function sectionsOnFile(): Map<string, string> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { only: { type: "string" } }, strict: true });
-  const only = new Set((values.only ?? "compile,serve,search").split(",").map((s) => s.trim()));
+  const only = new Set((values.only ?? "compile,serve,search,costs").split(",").map((s) => s.trim()));
   for (const name of only) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`--only: unknown section ${name} (${SECTIONS.join(", ")})`);
   const log = (line: string) => console.log(`[bench] ${line}`);
   const started = new Date();
@@ -66,6 +69,12 @@ async function main(): Promise<void> {
   if (only.has("search")) body.set(TITLES.search, await searchBenchmark({ genomes: 25, families: 1500, seed: 5, queries: 100 }, log));
 
   const section = (title: string) => (body.has(title) ? `## ${title}\n\n${body.get(title)}` : kept.get(title));
+  if (only.has("costs")) {
+    // From the sections as they now stand (this run's or the file's), and the demo as npm start builds it.
+    const current = new Map(Object.values(TITLES).flatMap((t) => (section(t) ? [[t, section(t)!] as [string, string]] : [])));
+    const costs = costsSection(current, await ensureDemoRelease());
+    body.set(TITLES.costs, costs.slice(costs.indexOf("\n") + 1).trimStart());
+  }
   const text = [
     "# Benchmarks",
     "",

@@ -1,33 +1,35 @@
 /**
- * `npm run publish -- --release DIR [--state DIR]` puts a compiled release live;
- * `npm run rollback [-- --to NAME] [--state DIR]` puts the one before it back.
+ * `npm run publish -- --release DIR` puts a compiled release live;
+ * `npm run rollback [-- --to NAME]` puts the one before it back.
  *
- * Publishing uploads the blobs the bucket lacks and verifies each (hashed before upload, read
- * back and hashed after; a blob already there must have the right size, or it is replaced),
- * then the manifest (a release name, once published, always names the same manifest), and
- * only then switches the current-release pointer, in one write. A request reads the pointer
- * once and the manifest it names, whose blobs are all in place: it sees the old release or
- * the new one whole. Every published release stays servable by name under `/release/{name}/`.
+ * Publishing lists the store's blobs once, uploads those it lacks or holds damaged (wrong size
+ * or MD5), each hashed against its name before the upload and confirmed by the store's MD5
+ * after, then the manifest (a release name, once published, always names the same manifest),
+ * and only then switches the current-release pointer, in one write. A request reads the
+ * pointer once and the manifest it names, whose blobs are all in place: it sees the old
+ * release or the new one whole. Every published release stays servable by name under
+ * `/release/{name}/`. Storage operations are retried with backoff on transient faults; an
+ * interrupted publish leaves the pointer alone and a rerun uploads only what is missing.
  *
- * The bucket is wrangler dev's local R2 (the state `npm start` serves) through Miniflare.
+ * The store (store.ts): wrangler dev's local R2 of the server on `--port` (default 8787) or
+ * of the state folder `--state`, through Miniflare; or, with `--bucket` and `--endpoint`,
+ * an S3-compatible bucket such as Cloudflare R2 (s3-store.ts).
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { Miniflare } from "miniflare";
 import { CURRENT_RELEASE_KEY, FORMAT_VERSION, blobKey, manifestBlobs, manifestKey, type Manifest } from "../../release-format/format.js";
-import { folderFiles, uploadBlobs, type BucketLike, type ReleaseFiles } from "./r2-loader.js";
+import { createProgress, type Progress, type Stage } from "./progress.js";
+import { folderFiles, type ReleaseFiles } from "./r2-loader.js";
+import { s3Store } from "./s3-store.js";
+import { DEFAULT_PORT, openLocalState, stateFor } from "./state.js";
+import { PermanentError, StoreError, md5Hex, retrying, type ReleaseStore, type RetryOptions } from "./store.js";
 
 /** Releases that have been current, oldest first: rollback walks back along it. */
 export const HISTORY_KEY = "releases/history.json";
 
-/** A bucket publishing can read back from. */
-export interface PublishBucket extends BucketLike {
-  get(key: string): Promise<{ arrayBuffer(): Promise<ArrayBuffer>; text(): Promise<string> } | null>;
-}
-
-export class PublishError extends Error {}
+export class PublishError extends PermanentError {}
 
 export interface PublishResult {
   name: string;
@@ -35,17 +37,33 @@ export interface PublishResult {
   blobs: number;
   uploaded: number;
   bytesUploaded: number;
+  /** Blobs the store held with the wrong size or checksum, uploaded again. */
+  replaced: number;
+}
+
+export interface PublishOptions {
+  /** Each stage's summary line. */
+  log?: (line: string) => void;
+  /** Live progress (default: none, only the summary lines). */
+  progress?: Progress;
+  /** Blobs checked and uploaded at once (default 8). */
+  concurrency?: number;
+  /** Attempts and backoff of each storage operation (store.ts). */
+  retry?: RetryOptions;
 }
 
 const sha256 = (bytes: Uint8Array | string): string => createHash("sha256").update(bytes).digest("hex");
+const decode = (bytes: Uint8Array | null): string | null => (bytes ? new TextDecoder().decode(bytes) : null);
 
-async function readText(bucket: PublishBucket, key: string): Promise<string | null> {
-  const object = await bucket.get(key);
-  return object ? object.text() : null;
+async function putText(store: ReleaseStore, key: string, text: string): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  const md5 = md5Hex(bytes);
+  const stored = await store.put(key, bytes, md5);
+  if (stored.md5 !== null && stored.md5 !== md5) throw new PublishError(`${key} did not store as sent; nothing was switched`);
 }
 
-async function readHistory(bucket: PublishBucket): Promise<string[]> {
-  const text = await readText(bucket, HISTORY_KEY);
+async function readHistory(store: ReleaseStore): Promise<string[]> {
+  const text = decode(await store.get(HISTORY_KEY));
   if (text === null) return [];
   const history = JSON.parse(text) as { releases?: unknown };
   if (!Array.isArray(history.releases) || !history.releases.every((n) => typeof n === "string")) {
@@ -54,47 +72,63 @@ async function readHistory(bucket: PublishBucket): Promise<string[]> {
   return history.releases as string[];
 }
 
-const writeHistory = (bucket: PublishBucket, releases: string[]) => bucket.put(HISTORY_KEY, `${JSON.stringify({ releases }, null, 1)}\n`);
+const writeHistory = (store: ReleaseStore, releases: string[]) => putText(store, HISTORY_KEY, `${JSON.stringify({ releases }, null, 1)}\n`);
 
-export async function currentRelease(bucket: PublishBucket): Promise<string | null> {
-  return (await readText(bucket, CURRENT_RELEASE_KEY))?.trim() || null;
-}
-
-/** Attempts of a storage operation before publishing gives up (transient faults are retried). */
-const ATTEMPTS = 3;
-
-async function withRetries<T>(operation: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await operation();
-    } catch (error) {
-      if (error instanceof PublishError || attempt >= ATTEMPTS) throw error;
-      await new Promise((r) => setTimeout(r, 100 * attempt));
-    }
-  }
+export async function currentRelease(store: ReleaseStore): Promise<string | null> {
+  return decode(await store.get(CURRENT_RELEASE_KEY))?.trim() || null;
 }
 
 /**
- * The bucket with each operation retried on a transient fault; a read is read whole inside
- * its attempt, so a connection lost mid-body is retried too.
+ * The one write that puts a release live (its manifest and blobs must be in place), recorded
+ * in the history rollback walks back along. Returns the release that was current before.
+ * `npm start` makes its release current this way too, so rollback agrees with it.
  */
-function retrying(bucket: PublishBucket): PublishBucket {
-  return {
-    head: (key) => withRetries(() => bucket.head(key)),
-    put: (key, value) => withRetries(() => bucket.put(key, value)),
-    get: (key) =>
-      withRetries(async () => {
-        const object = await bucket.get(key);
-        if (!object) return null;
-        const bytes = await object.arrayBuffer();
-        return { arrayBuffer: async () => bytes, text: async () => new TextDecoder().decode(bytes) };
-      }),
-  };
+export async function makeCurrent(storage: ReleaseStore, name: string, retry: RetryOptions = {}): Promise<string | null> {
+  const store = retrying(storage, retry);
+  const previous = await currentRelease(store);
+  const history = await readHistory(store);
+  await putText(store, CURRENT_RELEASE_KEY, name);
+  if (history[history.length - 1] !== name) await writeHistory(store, [...history, name]);
+  return previous;
 }
 
-/** Uploads, verifies, and switches the pointer to the release in `files`. */
-export async function publishRelease(storage: PublishBucket, files: ReleaseFiles, log: (line: string) => void = () => {}): Promise<PublishResult> {
-  const bucket = retrying(storage);
+/** Runs `task` on every item, `concurrency` at a time; the first failure stops new tasks and is thrown. */
+async function pool<T>(items: T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async () => {
+    while (!failure && next < items.length) {
+      const item = items[next++];
+      try {
+        await task(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  if (failure) throw failure.error;
+}
+
+/**
+ * Publishes the release in `files` to `storage`: lists the store's blobs once; uploads those
+ * it lacks or holds damaged (wrong size or MD5), each hashed against its name before and
+ * confirmed by the store after; then the manifest; then the pointer, in one write. A failure
+ * anywhere before the pointer leaves the store serving what it served, and a rerun resumes.
+ */
+export async function publishRelease(storage: ReleaseStore, files: ReleaseFiles, options: PublishOptions = {}): Promise<PublishResult> {
+  const log = options.log ?? (() => {});
+  const progress = options.progress ?? createProgress(log, undefined);
+  const concurrency = options.concurrency ?? 8;
+  let stage: Stage | undefined;
+  const store = retrying(storage, {
+    ...options.retry,
+    onRetry: (error, attempt) => {
+      stage?.retried();
+      options.retry?.onRetry?.(error, attempt);
+    },
+  });
+
   const manifestText = await files.text("manifest.json");
   let manifest: Manifest;
   try {
@@ -105,49 +139,68 @@ export async function publishRelease(storage: PublishBucket, files: ReleaseFiles
   if (manifest.format !== FORMAT_VERSION) {
     throw new PublishError(`release ${manifest.name} has format ${manifest.format}; the worker reads format ${FORMAT_VERSION}`);
   }
-  const published = await readText(bucket, manifestKey(manifest.name));
+  const published = decode(await store.get(manifestKey(manifest.name)));
   if (published !== null && published !== manifestText) {
     throw new PublishError(`a different release named ${manifest.name} is already published; a release name cannot be reused`);
   }
 
+  // What the store holds, listed once.
   const hashes = manifestBlobs(manifest);
-  const sizes = new Map<string, number>();
-  const { uploaded, bytesUploaded } = await uploadBlobs(bucket, files, hashes, {
-    // Content-addressed: a blob with the right name and size is the right blob, unless storage
-    // damaged it, which the worker's own hash check catches on read (a 503, not wrong data).
-    keep: async (hash, present) => present.size === (await files.bytes(`blobs/${hash}.msgpack`)).length,
-    check: async (hash, bytes) => {
-      if (!sha256(bytes).startsWith(hash)) throw new PublishError(`blobs/${hash}.msgpack in the release folder does not match its hash`);
-      sizes.set(hash, bytes.length);
-    },
-    verify: async (hash) => {
-      const back = await bucket.get(blobKey(hash));
-      const bytes = back ? new Uint8Array(await back.arrayBuffer()) : null;
-      if (!bytes || bytes.length !== sizes.get(hash) || !sha256(bytes).startsWith(hash)) {
-        throw new PublishError(`blob ${hash} did not read back as written; nothing was switched`);
-      }
-    },
+  const listing = await store.list("blobs/");
+
+  // Which blobs to upload: missing, or present with the wrong size or checksum.
+  const toUpload: Array<{ hash: string; size: number }> = [];
+  let replaced = 0;
+  stage = progress.stage("check", { items: hashes.length, unit: "blobs" });
+  await pool(hashes, concurrency, async (hash) => {
+    const present = listing.get(blobKey(hash));
+    const bytes = await files.bytes(`blobs/${hash}.msgpack`);
+    let good = false;
+    if (present && present.size === bytes.length) {
+      // A store whose ETag is no MD5 is read back instead.
+      good = present.md5 !== null ? present.md5 === md5Hex(bytes) : sha256((await store.get(blobKey(hash))) ?? "").startsWith(hash);
+    }
+    if (!good) {
+      toUpload.push({ hash, size: bytes.length });
+      if (present) replaced += 1;
+    }
+    stage!.advance(1, bytes.length);
   });
-  log(`${manifest.name}: ${uploaded} of ${hashes.length} blobs uploaded (${(bytesUploaded / 1e6).toFixed(1)} MB), all verified`);
+  const toSend = toUpload.reduce((sum, b) => sum + b.size, 0);
+  stage.done(
+    `${manifest.name}: ${hashes.length} blobs, ${hashes.length - toUpload.length} already in ${store.where}` +
+      `${replaced ? ` (${replaced} there damaged, to be replaced)` : ""}, ${toUpload.length} to upload (${(toSend / 1e6).toFixed(1)} MB)`,
+  );
+
+  let bytesUploaded = 0;
+  stage = progress.stage("upload", { items: toUpload.length, bytes: toSend, unit: "blobs" });
+  await pool(toUpload, concurrency, async ({ hash }) => {
+    const bytes = await files.bytes(`blobs/${hash}.msgpack`);
+    if (!sha256(bytes).startsWith(hash)) throw new PublishError(`blobs/${hash}.msgpack in the release folder does not match its hash`);
+    const md5 = md5Hex(bytes);
+    const stored = await store.put(blobKey(hash), bytes, md5);
+    const confirmed = stored.md5 !== null ? stored.md5 === md5 && stored.size === bytes.length : sha256((await store.get(blobKey(hash))) ?? "").startsWith(hash);
+    if (!confirmed) throw new PublishError(`blob ${hash} did not store as sent; nothing was switched`);
+    bytesUploaded += bytes.length;
+    stage!.advance(1, bytes.length);
+  });
+  stage.done(`${manifest.name}: ${toUpload.length} of ${hashes.length} blobs uploaded (${(bytesUploaded / 1e6).toFixed(1)} MB), all verified`);
+  stage = undefined;
 
   if (published === null) {
-    await bucket.put(manifestKey(manifest.name), manifestText);
-    if ((await readText(bucket, manifestKey(manifest.name))) !== manifestText) throw new PublishError("the manifest did not read back as written");
+    await putText(store, manifestKey(manifest.name), manifestText);
+    if (decode(await store.get(manifestKey(manifest.name))) !== manifestText) throw new PublishError("the manifest did not read back as written");
   }
-  const previous = await currentRelease(bucket);
-  const history = await readHistory(bucket);
-  // The one write that puts the release live.
-  await bucket.put(CURRENT_RELEASE_KEY, manifest.name);
-  if (history[history.length - 1] !== manifest.name) await writeHistory(bucket, [...history, manifest.name]);
+  const previous = await makeCurrent(store, manifest.name, { attempts: 1 });
   log(`${manifest.name} is current${previous && previous !== manifest.name ? ` (was ${previous})` : ""}`);
-  return { name: manifest.name, previous, blobs: hashes.length, uploaded, bytesUploaded };
+  return { name: manifest.name, previous, blobs: hashes.length, uploaded: toUpload.length, bytesUploaded, replaced };
 }
 
 /** Switches the pointer back to the release that was current before this one, or to `to`. */
-export async function rollbackRelease(storage: PublishBucket, to?: string): Promise<{ from: string | null; to: string }> {
-  const bucket = retrying(storage);
-  const current = await currentRelease(bucket);
-  const history = await readHistory(bucket);
+export async function rollbackRelease(storage: ReleaseStore, to?: string, retry: RetryOptions = {}): Promise<{ from: string | null; to: string }> {
+  const store = retrying(storage, retry);
+  const current = await currentRelease(store);
+  const history = await readHistory(store);
   let target = to;
   let kept = history;
   if (target === undefined) {
@@ -156,31 +209,63 @@ export async function rollbackRelease(storage: PublishBucket, to?: string): Prom
     target = history[at - 1];
     kept = history.slice(0, at);
   } else {
-    if ((await readText(bucket, manifestKey(target))) === null) throw new PublishError(`release ${target} is not published`);
+    if ((await store.get(manifestKey(target))) === null) throw new PublishError(`release ${target} is not published`);
     // Back to where `target` was current; one never current before goes on top.
     const at = history.lastIndexOf(target);
     kept = at >= 0 ? history.slice(0, at + 1) : [...history, target];
   }
-  await bucket.put(CURRENT_RELEASE_KEY, target);
-  await writeHistory(bucket, kept);
+  await putText(store, CURRENT_RELEASE_KEY, target);
+  await writeHistory(store, kept);
   return { from: current, to: target };
 }
 
-const DEFAULT_STATE = resolve(import.meta.dirname, "../../.wrangler/state");
-const USAGE = "usage: npm run publish -- --release DIR [--state DIR]\n       npm run rollback [-- --to NAME] [--state DIR]";
+const USAGE = `usage: npm run publish -- --release DIR [--port N | --state DIR]
+       npm run publish -- --release DIR --bucket NAME --endpoint URL [--region R] [--concurrency N]
+       npm run rollback [-- --to NAME] [--port N | --state DIR | --bucket NAME --endpoint URL [--region R]]
+(the S3 store's credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and optional AWS_SESSION_TOKEN)`;
+
+const OPTIONS = {
+  release: { type: "string" },
+  rollback: { type: "boolean" },
+  to: { type: "string" },
+  port: { type: "string" },
+  state: { type: "string" },
+  bucket: { type: "string" },
+  endpoint: { type: "string" },
+  region: { type: "string" },
+  concurrency: { type: "string" },
+} as const;
+
+/** The store the options name: an S3-compatible bucket, or the local state of the server on a port. */
+async function openStore(values: { port?: string; state?: string; bucket?: string; endpoint?: string; region?: string }): Promise<{ store: ReleaseStore; dispose(): Promise<void> }> {
+  if (values.endpoint !== undefined) {
+    const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken } = process.env;
+    if (!accessKeyId || !secretAccessKey) {
+      throw new StoreError("set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY to the store's credentials (for R2: an API token's Access Key ID and Secret Access Key)", false);
+    }
+    const store = s3Store({ endpoint: values.endpoint, bucket: values.bucket!, region: values.region ?? "auto", accessKeyId, secretAccessKey, sessionToken: sessionToken || undefined });
+    return { store, dispose: async () => {} };
+  }
+  return openLocalState(resolve(values.state ?? stateFor(values.port ?? DEFAULT_PORT)));
+}
 
 async function main(): Promise<number> {
-  let values: { release?: string; state?: string; rollback?: boolean; to?: string };
+  let values: { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]["type"] extends "boolean" ? boolean : string };
   try {
-    ({ values } = parseArgs({
-      options: { release: { type: "string" }, state: { type: "string" }, rollback: { type: "boolean" }, to: { type: "string" } },
-      strict: true,
-    }));
+    ({ values } = parseArgs({ options: OPTIONS, strict: true }));
   } catch (error) {
     console.error(`${(error as Error).message}\n${USAGE}`);
     return 2;
   }
-  if (values.rollback ? values.release !== undefined : values.release === undefined || values.to !== undefined) {
+  const remote = values.endpoint !== undefined || values.bucket !== undefined;
+  const misuse =
+    (values.rollback ? values.release !== undefined || values.concurrency !== undefined : values.release === undefined || values.to !== undefined) ||
+    (remote && (values.endpoint === undefined || values.bucket === undefined || values.port !== undefined || values.state !== undefined)) ||
+    (!remote && values.region !== undefined) ||
+    (values.port !== undefined && values.state !== undefined) ||
+    (values.port !== undefined && !/^[0-9]{2,5}$/.test(values.port)) ||
+    (values.concurrency !== undefined && !/^[1-9][0-9]?$/.test(values.concurrency));
+  if (misuse) {
     console.error(USAGE);
     return 2;
   }
@@ -189,30 +274,31 @@ async function main(): Promise<number> {
     console.error(`${releaseDir} holds no compiled release (no manifest.json)`);
     return 1;
   }
-  const state = resolve(values.state ?? DEFAULT_STATE);
-  const mf = new Miniflare({
-    modules: true,
-    script: "export default { fetch() { return new Response(null, { status: 204 }); } }",
-    r2Buckets: { RELEASES: "orth-releases" },
-    r2Persist: resolve(state, "v3/r2"),
-  });
+  const what = values.rollback ? "rollback" : "publish";
+  let opened: { store: ReleaseStore; dispose(): Promise<void> } | undefined;
   try {
-    const bucket = (await mf.getR2Bucket("RELEASES")) as unknown as PublishBucket;
+    opened = await openStore(values);
     if (releaseDir) {
-      await publishRelease(bucket, await folderFiles(releaseDir), (line) => console.log(line));
+      const log = (line: string) => console.log(line);
+      await publishRelease(opened.store, await folderFiles(releaseDir), {
+        log,
+        progress: createProgress(log, process.stderr),
+        concurrency: values.concurrency ? Number(values.concurrency) : undefined,
+      });
     } else {
-      const { from, to } = await rollbackRelease(bucket, values.to);
+      const { from, to } = await rollbackRelease(opened.store, values.to);
       console.log(`rolled back: ${to} is current (was ${from ?? "none"})`);
     }
     return 0;
   } catch (error) {
-    if (error instanceof PublishError) {
-      console.error(`${values.rollback ? "rollback" : "publish"} failed: ${error.message}`);
+    if (error instanceof PublishError || error instanceof StoreError) {
+      const untouched = error instanceof StoreError && error.transient ? "; the pointer was not switched, and a rerun resumes where this one stopped" : "";
+      console.error(`\n${what} failed: ${error.message}${untouched}`);
       return 1;
     }
     throw error;
   } finally {
-    await mf.dispose();
+    await opened?.dispose();
   }
 }
 

@@ -12,7 +12,8 @@ import { promisify } from "node:util";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { folderFiles } from "../../release-compiler/local/r2-loader.js";
-import { HISTORY_KEY, PublishError, currentRelease, publishRelease, rollbackRelease, type PublishBucket } from "../../release-compiler/local/publish.js";
+import { HISTORY_KEY, PublishError, currentRelease, publishRelease, rollbackRelease } from "../../release-compiler/local/publish.js";
+import { r2Store, type R2BucketLike, type ReleaseStore } from "../../release-compiler/local/store.js";
 import { CURRENT_RELEASE_KEY, blobKey, type Manifest } from "../../release-format/format.js";
 import { TEST_BUILD } from "./serve.js";
 
@@ -22,7 +23,10 @@ const manifestOf = (name: string) => JSON.parse(readFileSync(resolve(TEST_BUILD,
 const [OLD, NEW] = [manifestOf("sim"), manifestOf("demo")];
 
 let mf: Miniflare;
-let bucket: PublishBucket;
+type Bucket = Awaited<ReturnType<Miniflare["getR2Bucket"]>>;
+let bucket: Bucket;
+/** The same bucket as publishing sees it. */
+let store: ReleaseStore;
 let origin: string;
 beforeAll(async () => {
   mf = new Miniflare({
@@ -33,7 +37,8 @@ beforeAll(async () => {
     // Every request reads the pointer, so a switch shows at once (deployed, isolates re-read it every 30 s).
     bindings: { RELEASE_POINTER_TTL_SECONDS: "0" },
   });
-  bucket = (await mf.getR2Bucket("RELEASES")) as unknown as PublishBucket;
+  bucket = await mf.getR2Bucket("RELEASES");
+  store = r2Store(bucket as unknown as R2BucketLike, "Miniflare's R2");
   origin = (await mf.ready).origin.toString().replace(/\/$/, "");
 });
 afterAll(() => mf?.dispose());
@@ -78,10 +83,10 @@ async function referenceAnswers(): Promise<Map<string, string>> {
 
 describe("publish and rollback", () => {
   it("switches whole releases under concurrent requests, and keeps older ones servable by name", async () => {
-    const first = await publishRelease(bucket, await folderFiles(resolve(TEST_BUILD, "sim")));
+    const first = await publishRelease(store, await folderFiles(resolve(TEST_BUILD, "sim")));
     expect(first).toMatchObject({ name: OLD.name, previous: null, uploaded: first.blobs });
     const oldAnswers = await referenceAnswers();
-    const second = await publishRelease(bucket, await folderFiles(resolve(TEST_BUILD, "demo")));
+    const second = await publishRelease(store, await folderFiles(resolve(TEST_BUILD, "demo")));
     expect(second).toMatchObject({ name: NEW.name, previous: OLD.name });
     const newAnswers = await referenceAnswers();
     for (const [key, body] of oldAnswers) expect(newAnswers.get(key), `${key} differs between the releases`).not.toBe(body);
@@ -109,8 +114,8 @@ describe("publish and rollback", () => {
     const switches: string[] = [];
     for (let i = 0; i < 6; i++) {
       await new Promise((r) => setTimeout(r, 150));
-      if (i % 2 === 0) switches.push((await rollbackRelease(bucket)).to);
-      else switches.push((await publishRelease(bucket, await folderFiles(resolve(TEST_BUILD, "demo")))).name);
+      if (i % 2 === 0) switches.push((await rollbackRelease(store)).to);
+      else switches.push((await publishRelease(store, await folderFiles(resolve(TEST_BUILD, "demo")))).name);
     }
     await new Promise((r) => setTimeout(r, 150));
     switching = false;
@@ -120,15 +125,15 @@ describe("publish and rollback", () => {
     expect(seen[OLD.name]).toBeGreaterThan(0);
     expect(seen[NEW.name]).toBeGreaterThan(0);
     // Re-publishing an already uploaded release uploads nothing.
-    expect((await publishRelease(bucket, await folderFiles(resolve(TEST_BUILD, "demo")))).uploaded).toBe(0);
+    expect((await publishRelease(store, await folderFiles(resolve(TEST_BUILD, "demo")))).uploaded).toBe(0);
   });
 
   it("walks back along the history, and refuses to go past its start", async () => {
-    expect(await currentRelease(bucket)).toBe(NEW.name);
-    expect(await rollbackRelease(bucket)).toEqual({ from: NEW.name, to: OLD.name });
-    await expect(rollbackRelease(bucket)).rejects.toThrow(/no release was current before/);
-    expect(await rollbackRelease(bucket, NEW.name)).toEqual({ from: OLD.name, to: NEW.name });
-    await expect(rollbackRelease(bucket, "Never.Published")).rejects.toThrow(/not published/);
+    expect(await currentRelease(store)).toBe(NEW.name);
+    expect(await rollbackRelease(store)).toEqual({ from: NEW.name, to: OLD.name });
+    await expect(rollbackRelease(store)).rejects.toThrow(/no release was current before/);
+    expect(await rollbackRelease(store, NEW.name)).toEqual({ from: OLD.name, to: NEW.name });
+    await expect(rollbackRelease(store, "Never.Published")).rejects.toThrow(/not published/);
     expect(JSON.parse(await (await bucket.get(HISTORY_KEY))!.text())).toEqual({ releases: [OLD.name, NEW.name] });
   });
 
@@ -147,13 +152,13 @@ describe("publish and rollback", () => {
       const bytes = readFileSync(file);
       bytes[bytes.length - 1] ^= 0xff;
       writeFileSync(file, bytes);
-      await expect(publishRelease(bucket, await folderFiles(copy))).rejects.toThrow(new RegExp(`${victim}.*does not match its hash`));
-      expect(await currentRelease(bucket)).toBe(NEW.name);
+      await expect(publishRelease(store, await folderFiles(copy))).rejects.toThrow(new RegExp(`${victim}.*does not match its hash`));
+      expect(await currentRelease(store)).toBe(NEW.name);
 
       // A blob in the bucket cut short (a damaged earlier upload): replaced, then verified.
       const good = readFileSync(resolve(TEST_BUILD, "sim", "blobs", `${victim}.msgpack`));
       await bucket.put(blobKey(victim), new Uint8Array(good.subarray(0, 10)));
-      const republished = await publishRelease(bucket, await folderFiles(resolve(TEST_BUILD, "sim")));
+      const republished = await publishRelease(store, await folderFiles(resolve(TEST_BUILD, "sim")));
       expect(republished.uploaded).toBe(1);
       expect((await bucket.head(blobKey(victim)))!.size).toBe(good.length);
 
@@ -161,8 +166,8 @@ describe("publish and rollback", () => {
       const clash = join(dir, "clash");
       cpSync(resolve(TEST_BUILD, "sim"), clash, { recursive: true });
       writeFileSync(join(clash, "manifest.json"), JSON.stringify({ ...manifest, date: "1999-01-01" }));
-      await expect(publishRelease(bucket, await folderFiles(clash))).rejects.toThrow(PublishError);
-      expect(await currentRelease(bucket)).toBe(OLD.name);
+      await expect(publishRelease(store, await folderFiles(clash))).rejects.toThrow(PublishError);
+      expect(await currentRelease(store)).toBe(OLD.name);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,0 +1,36 @@
+/** The publish progress line: live on a terminal, one summary line a stage elsewhere. */
+import { describe, expect, it } from "vitest";
+import { createProgress } from "../../release-compiler/local/progress.js";
+
+function terminal(isTTY: boolean) {
+  const writes: string[] = [];
+  return { writes, stream: { isTTY, write: (s: string) => writes.push(s) } as unknown as NodeJS.WriteStream };
+}
+
+describe("publish progress", () => {
+  it("draws blobs and bytes done, rate, time left and retries on a terminal, then the summary", async () => {
+    const { writes, stream } = terminal(true);
+    const lines: string[] = [];
+    const stage = createProgress((l) => lines.push(l), stream).stage("upload", { items: 4, bytes: 4e6, unit: "blobs" });
+    await new Promise((r) => setTimeout(r, 120));
+    stage.advance(1, 1e6);
+    stage.retried();
+    await new Promise((r) => setTimeout(r, 120));
+    stage.advance(1, 1e6);
+    const last = writes.filter((w) => w.includes("upload")).at(-1)!;
+    expect(last).toMatch(/^\r\x1b\[Kupload +\[#{12}\.{12}\] {2}2\/4 blobs {2}2\.0 MB of 4\.0 MB {2}[\d.]+ MB\/s {2}\d+:\d\d left {2}1 retried$/);
+    stage.done("4 of 4 blobs uploaded");
+    expect(writes.at(-1)).toBe("\r\x1b[K");
+    expect(lines).toEqual([expect.stringMatching(/^4 of 4 blobs uploaded \(\d+\.\d s, 1 attempts retried\)$/)]);
+  });
+
+  it("writes nothing but the summary when not on a terminal", () => {
+    const { writes, stream } = terminal(false);
+    const lines: string[] = [];
+    const stage = createProgress((l) => lines.push(l), stream).stage("check", { items: 2, unit: "blobs" });
+    stage.advance(2);
+    stage.done("checked");
+    expect(writes).toEqual([]);
+    expect(lines).toEqual([expect.stringMatching(/^checked \(\d+\.\d s\)$/)]);
+  });
+});
