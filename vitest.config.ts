@@ -30,7 +30,7 @@ export default defineConfig({
         test: {
           name: "compiler",
           environment: "node",
-          include: ["test/compiler/**/*.test.ts", "test/e2e/**/*.test.ts"],
+          include: ["test/compiler/**/*.test.ts", "test/app/**/*.test.ts", "test/e2e/**/*.test.ts"],
           testTimeout: 120_000,
           hookTimeout: 300_000,
         },

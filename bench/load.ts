@@ -12,7 +12,7 @@ import { cpus, totalmem } from "node:os";
 import { resolve } from "node:path";
 import { Miniflare } from "miniflare";
 import { folderFiles, loadRelease } from "../release-compiler/local/r2-loader.js";
-import { CURRENT_RELEASE_KEY, manifestKey, type Manifest } from "../release-format/format.js";
+import type { Manifest } from "../release-format/format.js";
 import { Rng } from "../release-compiler/simulate/rng.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -84,67 +84,6 @@ export function readManifest(releaseDir: string): Manifest {
 
 // ---------------------------------------------------------------------------------------------
 // Release files and request builders
-
-/**
- * An R2 bucket over a compiled release folder, as the worker uses it (`get` → `text()`,
- * `arrayBuffer()`): the current pointer names the folder's release. Bytes are kept once read,
- * so after a first pass a read costs no file I/O.
- */
-export function folderBucket(dir: string, manifest: Manifest): R2Bucket & { keysRead: Set<string> } {
-  const files = new Map<string, Uint8Array>();
-  const keysRead = new Set<string>();
-  const bytesOf = (key: string): Uint8Array | null => {
-    let bytes = files.get(key);
-    if (!bytes) {
-      let path: string | undefined;
-      if (key === CURRENT_RELEASE_KEY) bytes = new TextEncoder().encode(manifest.name);
-      else if (key === manifestKey(manifest.name)) path = "manifest.json";
-      else if (/^blobs\/[0-9a-f]+\.msgpack$/.test(key)) path = key;
-      if (path) {
-        try {
-          bytes = new Uint8Array(readFileSync(resolve(dir, path)));
-        } catch {
-          return null;
-        }
-      }
-      if (!bytes) return null;
-      files.set(key, bytes);
-    }
-    return bytes;
-  };
-  const object = (key: string, bytes: Uint8Array) => ({
-    key,
-    size: bytes.length,
-    etag: key,
-    httpEtag: `"${key}"`,
-    uploaded: new Date(0),
-    httpMetadata: {},
-    customMetadata: {},
-    writeHttpMetadata() {},
-    get body() {
-      return new Blob([bytes]).stream();
-    },
-    bodyUsed: false,
-    // A copy, as a storage read hands over bytes of its own.
-    arrayBuffer: async () => bytes.slice().buffer,
-    text: async () => new TextDecoder().decode(bytes),
-    json: async () => JSON.parse(new TextDecoder().decode(bytes)),
-    blob: async () => new Blob([bytes]),
-  });
-  const bucket = {
-    keysRead,
-    async get(key: string) {
-      keysRead.add(key);
-      const bytes = bytesOf(key);
-      return bytes ? object(key, bytes) : null;
-    },
-    async head(key: string) {
-      const bytes = bytesOf(key);
-      return bytes ? { ...object(key, bytes), body: undefined } : null;
-    },
-  };
-  return bucket as unknown as R2Bucket & { keysRead: Set<string> };
-}
 
 const SOAP11 = "http://schemas.xmlsoap.org/soap/envelope/";
 const SOAPENC = "http://schemas.xmlsoap.org/soap/encoding/";

@@ -6,7 +6,7 @@
  * blob reads and bytes per request, cold (a fresh Miniflare instance: new isolate, empty
  * isolate cache, empty Cache API) and warm (the same instance, the mix repeated); and CPU per
  * request, measured by running the same worker code in-process in Node (workerd does not
- * report CPU time) on an in-memory R2 shim of the release folder.
+ * report CPU time) on the release folder as its storage.
  *
  * `tsx bench/serve.ts [--connections N]` runs it alone and prints the Markdown section.
  */
@@ -26,14 +26,17 @@ import {
   type ProteinRow,
   type TableRef,
 } from "../release-format/format.js";
+import { lineage } from "../release-format/taxonomy.js";
 import type { Env } from "../src/env.js";
-import worker from "../src/index.js";
-import { clearBlobCache, MAX_CACHED_BYTES } from "../src/release/blobs.js";
-import { forgetReleases, releaseView, type Release } from "../src/release/release.js";
+import type { Hono } from "hono";
+import { createApp } from "../src/app.js";
+import type { AppEnv } from "../src/context.js";
+import { folderStorage } from "../release-compiler/local/folder-storage.js";
+import { createBlobCache, MAX_CACHED_BYTES } from "../src/release/blob-cache.js";
+import { releaseView, type Release } from "../src/release/release.js";
 import {
   buildWorkerBundle,
   fetchEach,
-  folderBucket,
   kib,
   mean,
   ms,
@@ -257,10 +260,9 @@ export async function serveMix(release: Release, manifest: Manifest, targets: nu
     // No level, root, or a level of the protein's lineage its family spans.
     const row = await inHog();
     const g = manifest.genomes.find((x) => row.entry >= x.firstEntry && row.entry < x.firstEntry + x.nrEntries)!;
-    const lineage: number[] = [];
-    for (let l = g.level; l >= 0; l = taxonomy.parents[l]) lineage.push(l);
+    const up = lineage(taxonomy, g.level);
     const choice = int(3);
-    const level = choice === 0 ? "" : choice === 1 ? "?level=root" : `?level=${encodeURIComponent(taxonomy.names[lineage[int(Math.max(1, row.hogLevelCount))]])}`;
+    const level = choice === 0 ? "" : choice === 1 ? "?level=root" : `?level=${encodeURIComponent(taxonomy.names[up[int(Math.max(1, row.hogLevelCount))]])}`;
     get("HOG read at levels", "record", `/api/hog/${segment(row.hog)}/${level}`);
   });
   await times(targets, async () => get("HOG members", "record", `/api/hog/${segment((await inHog()).hog)}/members/`));
@@ -390,13 +392,13 @@ async function familyLoad(origin: string, mix: BenchRequest[], indexes: number[]
 }
 
 /** CPU ms of one request through the worker's fetch, in this process. */
-async function cpuOf(env: Env, request: MixRequest): Promise<{ ms: number; status: number }> {
+async function cpuOf(worker: Hono<AppEnv>, request: MixRequest): Promise<{ ms: number; status: number }> {
   const waits: Promise<unknown>[] = [];
   const ctx = { waitUntil: (p: Promise<unknown>) => void waits.push(p), passThroughOnException() {}, props: {} };
   const before = process.cpuUsage();
   const res = await worker.fetch(
     new Request(`http://bench.local${request.path}`, { method: request.method, headers: request.headers, body: request.body }),
-    env,
+    {} as Env,
     ctx as unknown as ExecutionContext,
   );
   await res.arrayBuffer();
@@ -422,8 +424,8 @@ export async function serveBenchmark(log: (line: string) => void, options: Serve
   const r2Persist = resolve(OUT, "serve-r2");
 
   // The mix, from the release files through the worker's own release reader (in this process).
-  const bucket = folderBucket(releaseDir, manifest);
-  const mix = await serveMix(releaseView(bucket, manifest), manifest, targets, seed);
+  const storage = folderStorage(releaseDir, manifest);
+  const mix = await serveMix(releaseView(storage, createBlobCache(), manifest), manifest, targets, seed);
   const byFamily = new Map<string, number[]>();
   mix.forEach((r, i) => byFamily.set(r.family, [...(byFamily.get(r.family) ?? []), i]));
   log(`${mix.length} requests in ${byFamily.size} families`);
@@ -511,23 +513,21 @@ export async function serveBenchmark(log: (line: string) => void, options: Serve
 
   // CPU: the same worker code in this process, one request at a time.
   log("CPU per request, in-process…");
-  const env: Env = { RELEASES: bucket };
-  clearBlobCache();
-  forgetReleases();
-  bucket.keysRead.clear();
-  for (const request of mix) await cpuOf(env, request); // JIT warm-up; the shim keeps the bytes
-  const workingSet = [...bucket.keysRead].reduce((n, k) => n + (k.startsWith("blobs/") ? (readFileSync(resolve(releaseDir, k)).length) : 0), 0);
+  const blobCache = createBlobCache();
+  const worker = createApp({ storage: () => storage, blobCache });
+  storage.keysRead.clear();
+  for (const request of mix) await cpuOf(worker, request); // JIT warm-up; the folder storage keeps the bytes
+  const workingSet = [...storage.keysRead].reduce((n, k) => n + (k.startsWith("blobs/") ? (readFileSync(resolve(releaseDir, k)).length) : 0), 0);
   for (let round = 0; round < cpuRounds; round++) {
     for (const request of mix) {
-      clearBlobCache();
-      const cold = await cpuOf(env, request);
-      const warm = await cpuOf(env, request);
+      blobCache.clear();
+      const cold = await cpuOf(worker, request);
+      const warm = await cpuOf(worker, request);
       if (cold.status !== 200 || warm.status !== 200) throw new Error(`in-process ${request.path.slice(0, 100)}: ${cold.status}/${warm.status}`);
       figures.get(request.family)!.cpuCold.push(cold.ms);
       figures.get(request.family)!.cpuWarm.push(warm.ms);
     }
   }
-  clearBlobCache();
 
   // ------------------------------------------------------------------------------------------
   // Report
@@ -583,7 +583,7 @@ export async function serveBenchmark(log: (line: string) => void, options: Serve
     "",
     `- **Cold**: ${coldRuns} fresh Miniflare instances (new isolate: empty isolate cache, empty Cache API), each running the mix once, family after family, each family's requests over all connections; a family may find blobs an earlier family read. **Warm**: the last instance, each family's requests cycled for ${familyMs / 1000} s after one unmeasured pass; then the whole mix cycled for ${mixMs / 1000} s in all.`,
     `- **Floor**: a one-line worker on Miniflare answering each request of the mix with its body pre-rendered by our worker, stored in R2 under one key per request (one R2 read each), measured the same way in the same run, side by side with ours: a fresh floor beside each fresh instance of ours, the two measured in turn (family by family, the whole mix in four alternating slices), so both meet the same load of this shared machine.`,
-    `- **CPU**: workerd does not report CPU time, so the same worker code (\`src/index.ts\`) runs in this Node process on an in-memory R2 shim of the release folder, one request at a time, \`process.cpuUsage()\` around each (body read included), ${cpuRounds} rounds; cold = the isolate's blob cache emptied before the request (manifest kept open), warm = the same request again at once. The mix's blobs take ${kib(workingSet)} encoded (the isolate cache holds ${kib(MAX_CACHED_BYTES)} of decoded blobs, up to ~15 times their encoded size).`,
+    `- **CPU**: workerd does not report CPU time, so the same worker code (\`createApp\` of \`src/app.ts\`) runs in this Node process with the release folder as its storage, one request at a time, \`process.cpuUsage()\` around each (body read included), ${cpuRounds} rounds; cold = the isolate's blob cache emptied before the request (manifest kept open), warm = the same request again at once. The mix's blobs take ${kib(workingSet)} encoded (the isolate cache holds ${kib(MAX_CACHED_BYTES)} of decoded blobs, up to ~15 times their encoded size).`,
     "",
     "**Ratios (machine-independent):**",
     "",

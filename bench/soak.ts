@@ -17,11 +17,12 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ensureDemoRelease } from "../release-compiler/local/start.js";
 import type { AnnotationRow, FamilyRow, GroupRow, Manifest, PairRow, ProteinRow } from "../release-format/format.js";
+import { folderStorage } from "../release-compiler/local/folder-storage.js";
+import { createBlobCache } from "../src/release/blob-cache.js";
 import { releaseView } from "../src/release/release.js";
 import {
   buildWorkerBundle,
   fetchEach,
-  folderBucket,
   machineLine,
   mean,
   ms,
@@ -256,7 +257,7 @@ const soapFault =
  */
 export async function soakMix(releaseDir: string, seed: number): Promise<SoakRequest[]> {
   const manifest = JSON.parse(readFileSync(resolve(releaseDir, "manifest.json"), "utf8")) as Manifest;
-  const release = releaseView(folderBucket(releaseDir, manifest), manifest);
+  const release = releaseView(folderStorage(releaseDir, manifest), createBlobCache(), manifest);
   const rnd = seeded(seed);
   const int = (n: number) => Math.floor(rnd() * n);
   const pick = <T>(list: T[]) => list[int(list.length)];

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npm run compile -- --config FILE --out DIR`: compiles one release. Exit codes: 0 done,
- * 1 input problems (each printed as file:line: message), 2 bad usage.
+ * `npm run compile -- --config FILE --out DIR`: compiles one release. Exit codes: 0 done
+ * (warnings, if any, printed as file: warning: message), 1 input problems (each printed as
+ * file:line: message), 2 bad usage.
  */
 import { parseArgs } from "node:util";
 import { compileRelease } from "./compile.js";
@@ -30,6 +31,7 @@ async function main(): Promise<number> {
   }
   try {
     const result = await compileRelease(values.config, values.out, { log: values.verbose ? (m) => console.log(m) : undefined });
+    for (const warning of result.warnings) console.error(warning);
     const { counts, name } = result.manifest;
     const mb = (result.stats.bytes / 1e6).toFixed(1);
     console.log(

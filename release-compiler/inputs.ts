@@ -143,6 +143,8 @@ export interface UniProtEntry {
   organism?: string;
   /** OX `NCBI_TaxID`. */
   taxonId?: number;
+  /** DE lines: the recommended full name (`RecName: Full=`), else the first submitted one (`SubName: Full=`, TrEMBL). */
+  description?: string;
   line: number;
 }
 

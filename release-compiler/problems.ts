@@ -1,8 +1,9 @@
 /**
  * Input problems, collected rather than thrown: the compiler reads every input,
- * reports every problem with its file and line, then exits non-zero.
+ * reports every problem with its file and line, then exits non-zero. Warnings are collected
+ * beside them: the release compiles, but serves less than complete inputs would give.
  */
-export interface Problem {
+interface Problem {
   file: string;
   /** 1-based line number; 0 when the problem concerns the whole file. */
   line: number;
@@ -11,9 +12,14 @@ export interface Problem {
 
 export class Problems {
   readonly list: Problem[] = [];
+  readonly warnings: Problem[] = [];
 
   report(file: string, line: number, message: string): void {
     this.list.push({ file, line, message });
+  }
+
+  warn(file: string, line: number, message: string): void {
+    this.warnings.push({ file, line, message });
   }
 
   get count(): number {
@@ -28,8 +34,13 @@ export class Problems {
   }
 }
 
-export function formatProblem(p: Problem): string {
+function formatProblem(p: Problem): string {
   return p.line > 0 ? `${p.file}:${p.line}: ${p.message}` : `${p.file}: ${p.message}`;
+}
+
+/** `file: warning: message`, one line per warning. */
+export function formatWarning(w: Problem): string {
+  return formatProblem({ ...w, message: `warning: ${w.message}` });
 }
 
 /** Thrown when problems make it pointless to go on (after a reader has reported them). */

@@ -80,7 +80,7 @@ export interface Manifest {
   xrefSearch: XrefSearchRef;
 }
 
-export interface ReleaseCounts {
+interface ReleaseCounts {
   genomes: number;
   proteins: number;
   groups: number;
@@ -267,6 +267,9 @@ export const REL_TYPES = ["1:1", "1:n", "m:1", "m:n", "close paralog", "homeolog
 export type RelType = (typeof REL_TYPES)[number];
 export const HOMEOLOG = 5;
 
+/** True for the ortholog types (`1:1` to `m:n`, codes 0 to 3); the others relate proteins of one genome. */
+export const isOrthologType = (code: number): boolean => code >= 0 && code < 4;
+
 /**
  * One relation of a protein: `[partner entry, relation type code, distance, score]`;
  * distance and score are null when the input gave none (relations derived from HOGs).
@@ -283,7 +286,7 @@ export type PairRow = [number, number, number, number | null, number | null];
 export type GenomePairRow = [number, number, number, number];
 
 /** Families whose genome sets are closest (Jaccard) to a family's: `[family, root HOG id, Jaccard, genome indexes, levels of the root id]`. */
-export type SimilarProfile = [number, string, number, number[], number[]];
+type SimilarProfile = [number, string, number, number[], number[]];
 
 export interface FamilyProfile {
   /** Genome indexes with members in the family, ascending. */

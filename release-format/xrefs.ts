@@ -9,7 +9,7 @@ export interface Xref {
 }
 
 /** The source name the canonical id is listed under (as the pairs endpoint's `xrefs=SourceID`). */
-export const CANONICAL_SOURCE = "SourceID";
+const CANONICAL_SOURCE = "SourceID";
 
 const UNIPROT_SOURCES = new Set(["UniProtKB/SwissProt", "UniProtKB/TrEMBL", "UniProtKB"]);
 
@@ -20,7 +20,7 @@ const UNIPROT_SOURCES = new Set(["UniProtKB/SwissProt", "UniProtKB/TrEMBL", "Uni
  * the family, domain, structure and pathway databases of UniProt's DR lines (Pfam, InterPro,
  * Gene3D, PDB, KEGG, …) and free text, is left out.
  */
-export const MAIN_SOURCES: ReadonlySet<string> = new Set([
+const MAIN_SOURCES: ReadonlySet<string> = new Set([
   CANONICAL_SOURCE,
   "SourceAC",
   ...UNIPROT_SOURCES,

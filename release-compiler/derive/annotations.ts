@@ -77,7 +77,7 @@ const DESCRIPTION_SOURCE = "Description";
  * Resolves an annotation's protein id: the FASTA id, the canonical id, a UniProt alias,
  * or a cross-reference read earlier that names exactly one protein.
  */
-export function proteinResolver(t: ProteinTable) {
+function proteinResolver(t: ProteinTable) {
   const byAlias = new Map<string, number | null>();
   const add = (key: string, entry: number) => {
     const known = byAlias.get(key);
@@ -95,7 +95,9 @@ export function proteinResolver(t: ProteinTable) {
   };
 }
 
-export interface AnnotationInputs {
+interface AnnotationInputs {
+  /** The release config, named in warnings. */
+  configPath?: string;
   xrefs?: string[];
   uniprot?: string[];
   goAnnotations?: string[];
@@ -129,8 +131,16 @@ export async function readAnnotations(t: ProteinTable, inputs: AnnotationInputs,
     }
   }
 
+  // GO term names of DR GO lines (any entry's), for releases without an OBO file.
+  const uniprotGoNames = new Map<string, string>();
   for (const file of inputs.uniprot ?? []) {
     for await (const u of readUniProt(file, problems)) {
+      if (!inputs.goOntology) {
+        for (const dr of u.crossRefs) {
+          const name = dr.database === "GO" && !uniprotGoNames.has(dr.id) ? goTermName(dr.extra) : undefined;
+          if (name) uniprotGoNames.set(ownString(dr.id), ownString(name));
+        }
+      }
       // UniProt files usually cover more than the release: entries of other proteins are skipped.
       const entry = [...u.accessions, u.entryName].map((id) => resolver.resolve(id)).find((e) => e !== undefined);
       if (entry === undefined) continue;
@@ -138,6 +148,11 @@ export async function readAnnotations(t: ProteinTable, inputs: AnnotationInputs,
       for (const acc of u.accessions) addXref(entry, db, acc);
       addXref(entry, db, u.entryName);
       for (const dr of u.crossRefs) if (dr.database !== "GO") addXref(entry, dr.database, dr.id);
+      // The entry's name describes the protein unless a Description cross-reference did (it replaces the FASTA header's text).
+      if (u.description && !described.has(entry)) {
+        t.description[entry - 1] = ownString(u.description);
+        described.add(entry);
+      }
       const entryName = ownString(u.entryName);
       for (const d of u.domains) store.addDomain(entry - 1, ["UniProt", entryName, pool.get(d.name), d.start, d.end]);
     }
@@ -177,17 +192,32 @@ export async function readAnnotations(t: ProteinTable, inputs: AnnotationInputs,
       store.addGo(entry - 1, [pool.get(goId), pool.get(a.evidence), pool.get(a.reference), a.aspect]);
     }
   }
-  store.goTerms = goTermsWithInformationContent(store.go, ontology);
+  store.goTerms = goTermsWithInformationContent(store.go, ontology, uniprotGoNames);
+  if (inputs.goAnnotations?.length && !inputs.goOntology) {
+    const unnamed = [...store.goTerms.values()].filter((term) => !term.name).length;
+    problems.warn(
+      inputs.configPath ?? "config",
+      0,
+      `"go_annotations" without "go_ontology": ${unnamed} of ${store.goTerms.size} GO terms have no name ` +
+        `(an OBO file names them all; without it, names come from the DR GO lines of the "uniprot" files)`,
+    );
+  }
   return store;
+}
+
+/** The term name of a DR GO line's fields after the id: `C:cytoplasm; IBA:GO_Central` → `cytoplasm`. */
+function goTermName(extra: string[]): string | undefined {
+  return /^[CFP]:(.+)$/.exec(extra.slice(0, -1).join("; "))?.[1];
 }
 
 const ASPECT_NAMESPACE = { F: "molecular_function", P: "biological_process", C: "cellular_component" } as const;
 
 /**
- * Term names, aspects and information content: IC(t) = -ln(p(t)), where p(t) is the share of
- * annotated proteins of t's aspect annotated with t or one of its descendants.
+ * Term names (the ontology's, else the UniProt files'), aspects and information content:
+ * IC(t) = -ln(p(t)), where p(t) is the share of annotated proteins of t's aspect annotated
+ * with t or one of its descendants.
  */
-function goTermsWithInformationContent(go: GoAnnotation[][], ontology: Map<string, OboTerm>): Map<string, GoTerm> {
+function goTermsWithInformationContent(go: GoAnnotation[][], ontology: Map<string, OboTerm>, otherNames: Map<string, string>): Map<string, GoTerm> {
   const ancestors = new Map<string, string[]>();
   const ancestorsOf = (id: string): string[] => {
     let out = ancestors.get(id);
@@ -223,7 +253,7 @@ function goTermsWithInformationContent(go: GoAnnotation[][], ontology: Map<strin
     const total = proteinsPerAspect.get(letter) ?? 0;
     const n = proteinsWith.get(id) ?? 0;
     const ic = total && n ? Math.round(-Math.log(n / total) * 1e4) / 1e4 : 0;
-    out.set(id, { name: term?.name ?? "", aspect: ASPECT_NAMESPACE[letter], ic });
+    out.set(id, { name: term?.name ?? otherNames.get(id) ?? "", aspect: ASPECT_NAMESPACE[letter], ic });
   }
   return out;
 }

@@ -1,6 +1,9 @@
 import { DUPLICATION, KMER_ALPHABET, SPECIATION } from "../../release-format/format.js";
 import { forEachKmer } from "../../release-format/kmers.js";
+import type { Problems } from "../problems.js";
+import { readGroupsTsv } from "../readers/groups.js";
 import type { FamilyBuild } from "./hogs.js";
+import type { ProteinTable } from "./proteins.js";
 
 /**
  * Single-copy orthologous groups from the HOGs: the largest speciation subtrees that hold at
@@ -35,6 +38,52 @@ export function deriveGroups(families: FamilyBuild[], genomeOf: (entry: number) 
     visit(0);
   }
   return groups;
+}
+
+/**
+ * Groups as the groups file gives them, in order of first appearance, members sorted by entry
+ * number; an unknown protein, a protein in two groups or two of one genome in a group are problems.
+ */
+export async function readGroups(file: string, proteins: ProteinTable, problems: Problems): Promise<number[][]> {
+  const groups = new Map<string, number[]>();
+  const groupOf = new Map<number, string>();
+  for await (const row of readGroupsTsv(file, problems)) {
+    const entry = proteins.byInputId.get(row.protein);
+    if (entry === undefined) {
+      problems.report(file, row.line, `unknown protein ${row.protein}`);
+      continue;
+    }
+    const other = groupOf.get(entry);
+    if (other !== undefined) {
+      problems.report(file, row.line, `protein ${row.protein} is already in group ${other}`);
+      continue;
+    }
+    const members = groups.get(row.group) ?? [];
+    if (members.some((m) => proteins.genome[m - 1] === proteins.genome[entry - 1])) {
+      problems.report(file, row.line, `group ${row.group} already has a protein of this genome`);
+      continue;
+    }
+    members.push(entry);
+    groups.set(row.group, members);
+    groupOf.set(entry, row.group);
+  }
+  return [...groups.values()].map((m) => m.sort((a, b) => a - b));
+}
+
+/** Per entry - 1: the group number (0 = none). */
+export function groupOfEntries(groups: number[][], entries: number): Int32Array {
+  const group = new Int32Array(entries);
+  groups.forEach((members, g) => members.forEach((e) => (group[e - 1] = g + 1)));
+  return group;
+}
+
+/** Group numbers by fingerprint (several when no peptide is unique to one group); "n/a" is left out. */
+export function groupsByFingerprint(fingerprints: string[]): Map<string, number[]> {
+  const index = new Map<string, number[]>();
+  fingerprints.forEach((fp, g) => {
+    if (fp !== "n/a") index.set(fp, [...(index.get(fp) ?? []), g + 1]);
+  });
+  return index;
 }
 
 const FINGERPRINT_LENGTH = 7;

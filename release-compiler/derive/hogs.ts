@@ -1,8 +1,9 @@
 import { DUPLICATION, SPECIATION, type HogNode } from "../../release-format/format.js";
+import { isAncestorOrSelf, mrcaLevel } from "../../release-format/taxonomy.js";
 import type { HogXmlGroup, HogXmlNode, OrthoXmlTaxon } from "../inputs.js";
 import type { Problems } from "../problems.js";
 import { ownString } from "./strings.js";
-import { isAncestorOrSelf, mrcaLevel, type TaxonomyBuild } from "./taxonomy.js";
+import type { TaxonomyBuild } from "./taxonomy.js";
 
 /** A HOG family (root HOG) as derived from one top-level orthoXML group. */
 export interface FamilyBuild {
@@ -18,7 +19,7 @@ export interface FamilyBuild {
 }
 
 /** What HOG derivation needs to know about the proteins and the taxonomy. */
-export interface HogContext {
+interface HogContext {
   taxonomy: TaxonomyBuild;
   /** Release letters inserted after `HOG:` ("" for none). */
   prefix: string;
@@ -76,6 +77,16 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
   }
   const givenRoot = root.kind === "orthologGroup" && root.id ? normaliseHogId(root.id, ctx.prefix) : undefined;
   const useGiven = givenRoot !== undefined;
+  // The ids the file gives: a generated copy id must not take one (FastOMA letters the copies
+  // of nested paralogGroups its own way, so positional letters can meet its ids).
+  const givenIds = new Set<string>();
+  const collectGiven = (n: HogXmlNode): void => {
+    if (n.kind === "geneRef") return;
+    const given = n.kind === "orthologGroup" && n.id ? normaliseHogId(n.id, ctx.prefix) : undefined;
+    if (given !== undefined) givenIds.add(given);
+    n.children.forEach(collectGiven);
+  };
+  if (useGiven) collectGiven(root);
   // Ids are kept for the whole compile: owned copies, not views into the orthoXML text (strings.ts).
   const rootId = ownString(givenRoot ?? `HOG:${ctx.prefix}${String(index).padStart(7, "0")}`);
   const rootHog = Number(/^HOG:[A-Z]*(\d+)/.exec(rootId)?.[1] ?? index);
@@ -217,16 +228,23 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
       else copies.push(n);
     };
     d.children.forEach(flatten);
+    // A copy whose letter names a given id takes the next letter after all copies that is free.
+    let spare = copies.length;
+    const freeId = (id: string): string => {
+      if (!givenIds.has(id)) return id;
+      while (givenIds.has(`${copyPrefix}${copyLetter(spare)}`)) spare++;
+      return `${copyPrefix}${copyLetter(spare++)}`;
+    };
     copies.forEach((copy, i) => {
       const generated = `${copyPrefix}${copyLetter(i)}`;
       if (copy.kind === "orthologGroup") {
         const given = useGiven && copy.id ? normaliseHogId(copy.id, ctx.prefix) : undefined;
-        walkGroup(copy, self, aboveLevel, given ?? generated);
+        walkGroup(copy, self, aboveLevel, given ?? freeId(generated));
       } else if (copy.kind === "geneRef") {
         const entry = ctx.entryOfGene(copy.ref);
         if (entry === undefined) return;
         const level = taxonomy.genomeLevels[ctx.genomeOf(entry)];
-        const node = addSpeciation(generated, level, self, aboveLevel, undefined, copy.line);
+        const node = addSpeciation(freeId(generated), level, self, aboveLevel, undefined, copy.line);
         addGene(copy.ref, node, copy.line);
         nodes[node].hi = members.length;
       }

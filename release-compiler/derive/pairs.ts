@@ -3,7 +3,7 @@ import type { FamilyBuild } from "./hogs.js";
 
 export type OrthologType = "1:1" | "1:n" | "m:1" | "m:n";
 
-export interface DerivedPair {
+interface DerivedPair {
   entry1: number;
   entry2: number;
   /** Seen from entry1's side (the reverse pair has the mirrored type). */

@@ -5,7 +5,7 @@
  * protein. There can be ~10^8 of them, so they are spilled to disk, one bucket per genome of
  * the first protein, and each genome's relations are sorted on their own when read back.
  */
-import { HOMEOLOG, REL_TYPES, type RelType } from "../../release-format/format.js";
+import { HOMEOLOG, isOrthologType, REL_TYPES } from "../../release-format/format.js";
 import type { PairRow as PairInput } from "../inputs.js";
 import type { Problems } from "../problems.js";
 import { BucketSpill, type ScratchFolder } from "../spill.js";
@@ -13,7 +13,6 @@ import type { FamilyBuild } from "./hogs.js";
 import { familyPairs } from "./pairs.js";
 
 const CODE = new Map<string, number>(REL_TYPES.map((t, i) => [t, i]));
-const ORTHOLOG_CODES = 4; // codes below this are ortholog types
 /** Mirrored type code, seen from the other protein (`1:n` ↔ `m:1`). */
 const MIRROR = [0, 2, 1, 3, 4, 5];
 
@@ -35,7 +34,7 @@ export interface RelationsBuild {
   readGenome(genome: number): GenomeRelations;
 }
 
-export interface RelationContext {
+interface RelationContext {
   proteinCount: number;
   genomeOf: (entry: number) => number;
   /** First entry number and protein count of each genome. */
@@ -125,7 +124,7 @@ async function readGivenPairs(
     let code = -1;
     if (row.relType !== undefined) {
       code = CODE.get(row.relType)!;
-      if (sameGenome !== code >= ORTHOLOG_CODES) {
+      if (sameGenome === isOrthologType(code)) {
         problems.report(
           path,
           row.line,
@@ -249,6 +248,3 @@ function sortedRelations(bytes: Buffer, recordBytes: number, measured: boolean, 
   }
   return { firstEntry, first, entry2, code, distance, score };
 }
-
-export const isOrthologCode = (code: number): boolean => code < ORTHOLOG_CODES;
-export type { RelType };

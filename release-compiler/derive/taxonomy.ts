@@ -66,23 +66,3 @@ export function buildTaxonomy(
   });
   return { names, parents, genomes, taxonIds, genomeLevels, byName };
 }
-
-/** Level indexes from `level` up to the root, `level` first. */
-export function lineage(taxonomy: Taxonomy, level: number): number[] {
-  const out: number[] = [];
-  for (let l = level; l >= 0; l = taxonomy.parents[l]) out.push(l);
-  return out;
-}
-
-/** True when `ancestor` is `level` or lies above it. */
-export function isAncestorOrSelf(taxonomy: Taxonomy, ancestor: number, level: number): boolean {
-  for (let l = level; l >= 0; l = taxonomy.parents[l]) if (l === ancestor) return true;
-  return false;
-}
-
-/** Most recent common ancestor level of two levels. */
-export function mrcaLevel(taxonomy: Taxonomy, a: number, b: number): number {
-  const above = new Set(lineage(taxonomy, a));
-  for (let l = b; l >= 0; l = taxonomy.parents[l]) if (above.has(l)) return l;
-  return -1;
-}

@@ -1,27 +1,28 @@
 /**
- * `npm start [-- --release DIR] [--port N] [--state DIR]`: serves a compiled release locally with
- * `wrangler dev`. Without `--release`, it simulates and compiles the demo release first if
- * it is not built yet. Blobs go into wrangler dev's local R2 state through the Miniflare
- * API, skipping those already there.
+ * `npm start [-- --release DIR] [--port N] [--state DIR] [--inspector-port N]`: serves a compiled
+ * release locally with `wrangler dev`, quietly and offline (wrangler-console.ts), and says
+ * "Serving … at …" once the server has answered. wrangler dev always opens a DevTools inspector,
+ * on loopback: at port + 1000 unless `--inspector-port` says otherwise; it is printed. Without
+ * `--release`, it simulates and compiles the demo release first if it is not built yet. Blobs
+ * go into wrangler dev's local R2 state through the Miniflare API, skipping those already there.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { Miniflare } from "miniflare";
 import { FORMAT_VERSION } from "../../release-format/format.js";
 import { compileRelease } from "../compile.js";
 import { simulateRelease } from "../simulate/simulate.js";
+import { makeCurrent } from "./publish.js";
 import { folderFiles, loadRelease } from "./r2-loader.js";
+import { inspectorNote, QUIET_WRANGLER_ENV, waitUntilServing } from "./wrangler-console.js";
+import { claimState, openLocalState, stateFor } from "./state.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const DEMO_INPUT = resolve(ROOT, "build/demo-input");
 const DEMO_RELEASE = resolve(ROOT, "build/demo");
 /** The demo: a dozen real genomes, a few thousand proteins, every optional input. */
 export const DEMO = { genomes: 12, families: 400, seed: 2026, name: "Demo.Nov2026", polyploid: true };
-/** wrangler dev's local state; its R2 lives under v3/r2. */
-const DEFAULT_STATE = resolve(ROOT, ".wrangler/state");
-const BUCKET_NAME = "orth-releases";
 
 /** Builds the demo unless a demo of this release format and these settings is already built. */
 export async function ensureDemoRelease(): Promise<string> {
@@ -39,41 +40,47 @@ export async function ensureDemoRelease(): Promise<string> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { release: { type: "string" }, port: { type: "string" }, state: { type: "string" } },
+    options: { release: { type: "string" }, port: { type: "string" }, state: { type: "string" }, "inspector-port": { type: "string" } },
     strict: true,
   });
   const port = values.port ?? "8787";
-  const state = values.state ? resolve(values.state) : DEFAULT_STATE;
   if (!/^[0-9]{2,5}$/.test(port)) throw new Error(`--port must be a port number, not '${port}'`);
+  const inspectorPort = values["inspector-port"] ?? String(Number(port) + 1000);
+  if (!/^[0-9]{2,5}$/.test(inspectorPort) || Number(inspectorPort) > 65535) throw new Error(`--inspector-port must be a port number, not '${inspectorPort}'`);
+  // Each port has its own state (state.ts): a second server never moves the first one's pointer.
+  const state = values.state ? resolve(values.state) : stateFor(port);
   const releaseDir = values.release ? resolve(values.release) : await ensureDemoRelease();
   if (!existsSync(resolve(releaseDir, "manifest.json"))) throw new Error(`${releaseDir} holds no compiled release (no manifest.json)`);
 
   const started = performance.now();
-  const mf = new Miniflare({
-    modules: true,
-    script: "export default { fetch() { return new Response(null, { status: 204 }); } }",
-    r2Buckets: { RELEASES: BUCKET_NAME },
-    r2Persist: resolve(state, "v3/r2"),
-  });
+  claimState(state, port, releaseDir);
+  const local = await openLocalState(state);
   try {
-    const bucket = await mf.getR2Bucket("RELEASES");
-    const loaded = await loadRelease(bucket as never, await folderFiles(releaseDir), { makeCurrent: true });
+    const loaded = await loadRelease(local.bucket as never, await folderFiles(releaseDir), { makeCurrent: false });
+    // Current the way `npm run publish` makes a release current, recorded in the history rollback walks.
+    await makeCurrent(local.store, loaded.name);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.log(`Loaded ${loaded.name}: ${loaded.uploaded} of ${loaded.blobs} blobs uploaded (${seconds} s).`);
   } finally {
-    await mf.dispose();
+    await local.dispose();
   }
+  // RELEASE_POINTER_TTL_SECONDS from the environment overrides wrangler.toml's (tests set it low).
+  const pointerTtl = process.env.RELEASE_POINTER_TTL_SECONDS ? ["--var", `RELEASE_POINTER_TTL_SECONDS:${process.env.RELEASE_POINTER_TTL_SECONDS}`] : [];
 
   const wrangler = spawn(
     resolve(ROOT, "node_modules/.bin/wrangler"),
-    ["dev", "--ip", "127.0.0.1", "--port", port, "--persist-to", state, "--inspector-port", String(Number(port) + 1000)],
-    { cwd: ROOT, stdio: "inherit", env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" } },
+    ["dev", "--ip", "127.0.0.1", "--port", port, "--persist-to", state, "--inspector-port", inspectorPort, ...pointerTtl],
+    { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...QUIET_WRANGLER_ENV } },
   );
-  console.log(`Serving at http://127.0.0.1:${port}/api/`);
   const stop = () => wrangler.kill("SIGINT");
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
   wrangler.on("exit", (code) => process.exit(code ?? 0));
+  // Said once the server has answered, not when wrangler dev was started.
+  const origin = `http://127.0.0.1:${port}`;
+  const serving = await waitUntilServing(origin, wrangler);
+  const what = serving.release ?? `the server (/api/version/ answered ${serving.status})`;
+  console.log(`Serving ${what} at ${origin}/api/\n${inspectorNote(inspectorPort)}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

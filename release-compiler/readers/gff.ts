@@ -26,7 +26,7 @@ interface Feature {
 }
 
 /** GFF3 column 9: `key=value;key=value`, values percent-encoded. */
-export function parseGffAttributes(text: string): { attrs: Map<string, string>; error?: string } {
+function parseGffAttributes(text: string): { attrs: Map<string, string>; error?: string } {
   const attrs = new Map<string, string>();
   let error: string | undefined;
   if (text === "." || text === "") return { attrs };

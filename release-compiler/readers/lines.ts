@@ -15,7 +15,7 @@ export function fileLabel(path: string): string {
 }
 
 /** True when the file starts with the gzip magic bytes 1f 8b. */
-export async function isGzipFile(path: string): Promise<boolean> {
+async function isGzipFile(path: string): Promise<boolean> {
   const handle = await open(path, "r");
   try {
     const magic = Buffer.alloc(2);

@@ -10,7 +10,7 @@ import type { HogXmlGroup, HogXmlNode, OrthoXmlGene, OrthoXmlSpecies, OrthoXmlTa
 import type { Problems } from "../problems.js";
 import { fileLabel, ioMessage, openText } from "./lines.js";
 
-export interface OrthoXmlHeader {
+interface OrthoXmlHeader {
   species: OrthoXmlSpecies[];
   taxonomy: OrthoXmlTaxon[];
   /** `version` attribute of the root element. */

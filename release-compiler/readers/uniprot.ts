@@ -1,6 +1,6 @@
 /**
  * UniProtKB flat files (Swiss-Prot / TrEMBL `.dat` / `.txt`, plain or gzipped), streamed entry by
- * entry. Only the line types a release uses are parsed: ID, AC, DR, FT DOMAIN and SQ.
+ * entry. Only the line types a release uses are parsed: ID, AC, DE, DR, FT DOMAIN, OS, OX and SQ.
  */
 import type { UniProtEntry } from "../inputs.js";
 import type { Problems } from "../problems.js";
@@ -24,6 +24,8 @@ interface Pending {
   sequence: string[];
   organism: string[];
   taxonId?: number;
+  recName?: string;
+  subName?: string;
   feature?: Feature;
 }
 
@@ -43,6 +45,16 @@ export function parseDrLine(data: string): { database: string; id: string; extra
   const extra = fields.slice(2);
   if (isoform) extra.push(isoform);
   return { database: fields[0], id: fields[1], extra };
+}
+
+/**
+ * A protein name of the entry itself from a DE line: `RecName: Full=ATP synthase subunit alpha
+ * {ECO:0000255|HAMAP-Rule:MF_01346};` → ["RecName", "ATP synthase subunit alpha"], evidence
+ * dropped. Names of the parts in `Includes:` / `Contains:` sections are indented: not matched.
+ */
+function parseDeName(data: string): [string, string] | undefined {
+  const m = /^(RecName|SubName):\s*Full=(.*?)(?:\s*\{[^{}]*\})?;?\s*$/.exec(data);
+  return m && m[2] ? [m[1], m[2]] : undefined;
 }
 
 /** Location of a feature: `10..213` or `27`. Uncertain (`<1`, `>20`, `?`) and isoform-qualified ones give `null`. */
@@ -110,6 +122,7 @@ export async function* readUniProt(path: string, problems: Problems): AsyncGener
       sequence: e.sequence.join(""),
       ...(e.organism.length ? { organism: e.organism.join(" ").replace(/\.$/, "") } : {}),
       ...(e.taxonId !== undefined ? { taxonId: e.taxonId } : {}),
+      ...(e.recName || e.subName ? { description: e.recName ?? e.subName } : {}),
       line: e.line,
     };
   };
@@ -147,6 +160,12 @@ export async function* readUniProt(path: string, problems: Problems): AsyncGener
         entry.line = lineNo;
         entry.entryName = name;
         entry.reviewed = (status ?? "").startsWith("Reviewed");
+        break;
+      }
+      case "DE": {
+        const [kind, name] = parseDeName(data) ?? [];
+        if (kind === "RecName") entry.recName ??= name;
+        else if (kind === "SubName") entry.subName ??= name;
         break;
       }
       case "AC":

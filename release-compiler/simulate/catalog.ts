@@ -107,7 +107,7 @@ export const DOMAIN_KINDS: Readonly<Record<string, DomainKind>> = {
 };
 
 /** Which part of the tree of life a family of this archetype may be born in. */
-export type Scope = "any" | "eukaryote" | "prokaryote";
+type Scope = "any" | "eukaryote" | "prokaryote";
 
 export interface Archetype {
   description: string;

@@ -26,7 +26,7 @@ import type { SpeciesNode, SpeciesTree } from "./species-tree.js";
 export const LEAF = 0;
 export const SPECIATION = 1;
 export const DUPLICATION = 2;
-export type GeneNodeKind = typeof LEAF | typeof SPECIATION | typeof DUPLICATION;
+type GeneNodeKind = typeof LEAF | typeof SPECIATION | typeof DUPLICATION;
 
 /** A node of a family's pruned true gene tree. */
 export interface GeneNode {
@@ -62,7 +62,7 @@ export interface Gene {
 }
 
 /** A family domain in root-sequence coordinates [start, end). */
-export interface FamilyDomain extends Region {
+interface FamilyDomain extends Region {
   kind: DomainKind;
 }
 
@@ -85,7 +85,7 @@ export interface Family {
 }
 
 /** Tunable rates of the evolution model. */
-export const MODEL = {
+const MODEL = {
   /** Where families are born: at the root, in a younger clade, or as a one-genome orphan. */
   birthAtRoot: 0.72,
   birthOrphan: 0.04,
@@ -112,7 +112,7 @@ export const MODEL = {
   homoeologLoss: 0.15,
 };
 
-export interface EvolutionContext {
+interface EvolutionContext {
   tree: SpeciesTree;
   seed: number;
   /** Internal nodes except the root, where younger families are born. */

@@ -5,7 +5,7 @@
  * terms of its protein archetypes (catalog.ts). GO is CC BY 4.0, Gene Ontology Consortium.
  */
 
-export type GoNamespace = "biological_process" | "molecular_function" | "cellular_component";
+type GoNamespace = "biological_process" | "molecular_function" | "cellular_component";
 
 export interface GoTerm {
   id: string;

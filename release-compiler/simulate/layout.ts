@@ -35,9 +35,9 @@ export interface GenomeLayout {
   chromosomeNames?: string[];
 }
 
-export const ISOFORM_GENE_FRACTION = 0.05;
+const ISOFORM_GENE_FRACTION = 0.05;
 
-export function proteinIdFor(code: string, number: number, width: number): string {
+function proteinIdFor(code: string, number: number, width: number): string {
   return `SIM${code}P${String(number).padStart(width, "0")}`;
 }
 
@@ -98,7 +98,7 @@ export function layoutGenomes(tree: SpeciesTree, families: readonly Family[], se
 // Gene structures
 
 /** A segment of a transcript on the genome, as offsets from the gene start in transcript direction. */
-export interface Segment {
+interface Segment {
   /** Offsets [from, to) along the gene in transcript direction. */
   from: number;
   to: number;

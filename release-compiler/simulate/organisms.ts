@@ -190,7 +190,7 @@ export const ORGANISMS: readonly Organism[] = ORGANISM_ROWS.map(([code, taxonId,
  * (chromosomes of subgenome X are named `1X`, `2X`, …) and the age in Mya of the split between
  * its subgenomes' diploid progenitors, from which the homoeologous copies of each gene diverge.
  */
-export interface Polyploidy {
+interface Polyploidy {
   code: string;
   subgenomes: readonly string[];
   progenitorAge: number;

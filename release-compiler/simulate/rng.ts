@@ -6,7 +6,7 @@
  */
 
 /** 32-bit hash of a list of numbers and strings (murmur3-style mixing); order-sensitive. */
-export function hashSeed(...parts: Array<number | string>): number {
+function hashSeed(...parts: Array<number | string>): number {
   let h = 0x811c9dc5 ^ parts.length;
   const mix = (k: number): void => {
     k = Math.imul(k, 0xcc9e2d51);

@@ -30,10 +30,6 @@ const AA_TABLE = (() => {
 
 const M = 77; // "M"
 
-export function randomResidue(rng: Rng): number {
-  return AA_TABLE[rng.nextU32() >>> 20];
-}
-
 /** A random protein of `length` residues starting with methionine. */
 export function randomProtein(rng: Rng, length: number): Uint8Array {
   const seq = new Uint8Array(length);

@@ -86,7 +86,7 @@ export const MAX_FAMILIES = 10_000_000;
 export { MAX_GENOMES };
 
 /** Files of the generated release config, relative to `out`. */
-export function releaseConfig(name: string): Record<string, unknown> {
+function releaseConfig(name: string): Record<string, unknown> {
   return {
     name,
     hog_release_letter: "S",

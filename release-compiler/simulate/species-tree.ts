@@ -51,7 +51,7 @@ export interface SpeciesTree {
 /** Largest `--genomes` value. */
 export const MAX_GENOMES = ORGANISMS.length;
 
-export interface SpeciesTreeOptions {
+interface SpeciesTreeOptions {
   /** Add the polyploid organism (bread wheat) to the first N organisms, as a polyploid genome. */
   polyploid?: boolean;
 }
@@ -116,15 +116,4 @@ export function buildSpeciesTree(genomes: number, options: SpeciesTreeOptions = 
   };
   const root = convert(top, null);
   return { root, nodes, leaves, newick: formatNewick(top) };
-}
-
-/** Lowest common ancestor of two nodes. */
-export function lca(a: SpeciesNode, b: SpeciesNode): SpeciesNode {
-  while (a.depth > b.depth) a = a.parent!;
-  while (b.depth > a.depth) b = b.parent!;
-  while (a !== b) {
-    a = a.parent!;
-    b = b.parent!;
-  }
-  return a;
 }

@@ -25,7 +25,7 @@ import { Rng } from "./rng.js";
 import { crc64, molecularWeight } from "./sequences.js";
 import { FileSink } from "./sink.js";
 
-export const GAF_DATE = "20261101";
+const GAF_DATE = "20261101";
 const ENTRY_DATE = "01-NOV-2026";
 
 const GO_BY_ID = new Map<string, GoTerm>(GO_TERMS.map((t) => [t.id, t]));
@@ -33,7 +33,7 @@ const ASPECT = { biological_process: "P", molecular_function: "F", cellular_comp
 const QUALIFIER = { biological_process: "involved_in", molecular_function: "enables", cellular_component: "located_in" } as const;
 
 /** A UniProt-style accession ([A-NR-Z][0-9][A-Z][A-Z0-9]{2}[0-9]) for running number i, unique for i < 77,500,800. */
-export function uniprotAccession(i: number): string {
+function uniprotAccession(i: number): string {
   const first = "ABCDEFGHIJKLMNRSTUVWXYZ";
   const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
   const alnum = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -83,7 +83,7 @@ function wrapLines(prefix: string, items: readonly string[], sep: string, end: s
   return lines.join("\n") + "\n";
 }
 
-export interface AnnotationCounts {
+interface AnnotationCounts {
   goAnnotations: number;
   xrefs: number;
   uniprotEntries: number;
@@ -270,7 +270,7 @@ export class AnnotationWriter {
   }
 }
 
-export class GenomeAnnotator {
+class GenomeAnnotator {
   constructor(
     private readonly writer: AnnotationWriter,
     private readonly rng: Rng,
@@ -284,7 +284,7 @@ export class GenomeAnnotator {
 }
 
 /** annotations/go.obo: the GO terms of go-terms.ts in OBO 1.2. */
-export function writeOntology(path: string): void {
+function writeOntology(path: string): void {
   const s = new FileSink(path);
   s.write("format-version: 1.2\ndata-version: releases/2022-07-01\n");
   s.write("remark: subset of go-basic.obo (GO release 2022-07-01) written by the orth-edge release simulator; closed under is_a.\n");

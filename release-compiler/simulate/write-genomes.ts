@@ -14,14 +14,14 @@ import { geneStructure, type GeneStructure, type GenomeLayout, type IsoformStruc
 import { Rng } from "./rng.js";
 import { FileSink } from "./sink.js";
 
-export interface GenomeFileCounts {
+interface GenomeFileCounts {
   proteins: number;
   isoformGenes: number;
   alternativeIsoforms: number;
 }
 
 /** Called for each gene once its structure is known (annotations). */
-export type GeneVisitor = (gene: Gene, structure: GeneStructure) => void;
+type GeneVisitor = (gene: Gene, structure: GeneStructure) => void;
 
 export function writeGenome(out: string, layout: GenomeLayout, seed: number, visit: GeneVisitor): GenomeFileCounts {
   const { organism } = layout;

@@ -48,12 +48,12 @@ export function hogLetters(index: number): string {
   return s;
 }
 
-export function rootHogId(number: number): string {
+function rootHogId(number: number): string {
   return `HOG:${String(number).padStart(7, "0")}`;
 }
 
 /** CompletenessScore as FastOMA prints it: 4 decimals, `1.0` for complete groups. */
-export function formatCompleteness(value: number): string {
+function formatCompleteness(value: number): string {
   const rounded = Math.round(value * 10000) / 10000;
   return Number.isInteger(rounded) ? rounded.toFixed(1) : String(rounded);
 }

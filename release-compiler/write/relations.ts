@@ -4,12 +4,12 @@
  * directory (per ordered genome pair), the genes of each genome with a relation into each
  * other, and each group's close groups.
  */
-import type { PairRow, Relation, TableRef } from "../../release-format/format.js";
-import { isOrthologCode, type GenomeRelations, type RelationsBuild } from "../derive/relations.js";
+import { isOrthologType, type PairRow, type Relation, type TableRef } from "../../release-format/format.js";
+import type { GenomeRelations, RelationsBuild } from "../derive/relations.js";
 import type { BlobWriter } from "./blobs.js";
 import { tableWriter } from "./tables.js";
 
-export interface RelationTables {
+interface RelationTables {
   relations: TableRef<Relation[]>;
   pairs: TableRef<PairRow>;
   /** Per ordered genome pair (genome 1 · genomes + genome 2): `[first pairs row, count]`. */
@@ -20,12 +20,12 @@ export interface RelationTables {
   closeGroups: Array<Array<[number, number]>>;
 }
 
-export interface RelationLayout {
+interface RelationLayout {
   relationsPerShard: number;
   pairsPerShard: number;
 }
 
-export interface RelationProteins {
+interface RelationProteins {
   genomes: number;
   genomeOf(entry: number): number;
   isMain(entry: number): boolean;
@@ -55,7 +55,7 @@ export function writeRelationTables(blobs: BlobWriter, relations: RelationsBuild
       for (let r = rel.first[k]; r < rel.first[k + 1]; r++) {
         row.push([rel.entry2[r], rel.code[r], nullIfNaN(rel.distance[r]), nullIfNaN(rel.score[r])]);
         seen.add(p.genomeOf(rel.entry2[r]));
-        if (group && isOrthologCode(rel.code[r])) {
+        if (group && isOrthologType(rel.code[r])) {
           // A pairwise ortholog in another group is a hit of that group.
           const other = p.groupOf(rel.entry2[r]);
           if (other === 0 || other === group) continue;

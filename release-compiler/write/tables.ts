@@ -14,7 +14,7 @@ export function writeTable<Row>(
 }
 
 /** A table written row by row as rows come (in row order): only the current shard is held. */
-export interface TableWriter<Row> {
+interface TableWriter<Row> {
   push(row: Row): void;
   readonly rows: number;
   finish(): TableRef<Row>;

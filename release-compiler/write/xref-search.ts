@@ -167,7 +167,7 @@ function grow(rows: Int32Array): Int32Array {
 }
 
 /** Unsigned LEB128 varints of the gaps between ascending row numbers (the first from 0). */
-export function encodePostings(rows: Iterable<number>): Uint8Array {
+function encodePostings(rows: Iterable<number>): Uint8Array {
   const out: number[] = [];
   let last = 0;
   for (const r of rows) {

@@ -5,11 +5,11 @@
  * JSON untouched; non-JSON answers (redirects, CSV, XML, pages) pass through.
  */
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../app.js";
-import { prefersHtml } from "./accept.js";
-import { readCapped } from "./capped-body.js";
-import { browsablePage, htmlHeaders, statusText, type ShownBody } from "./html.js";
-import { linksFor } from "./links.js";
+import { replaceResponse, type AppEnv } from "../context.js";
+import { prefersHtml } from "../render/accept.js";
+import { readCapped } from "../render/capped-body.js";
+import { browsablePage, htmlHeaders, statusText, type ShownBody } from "../render/html.js";
+import { linksFor } from "../render/links.js";
 
 /** JSON larger than this is not rendered (a page of it would be several times larger). */
 export const MAX_RENDERED_JSON = 2 * 1024 * 1024;
@@ -40,7 +40,7 @@ export async function readShownBody(body: ReadableStream<Uint8Array> | null, dec
   }
 }
 
-/** The middleware: registered outermost, so the page shows the headers an API client would get. */
+/** The middleware: registered around every route and error, so the page shows the headers an API client would get. */
 export function browsable(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
@@ -48,7 +48,7 @@ export function browsable(): MiddlewareHandler<AppEnv> {
     if (!isJson(res.headers.get("Content-Type"))) return;
     if (!prefersHtml(c.req.header("Accept")) || c.req.query("format") === "json") return;
 
-    const links = linksFor(c.req.raw, c.env.prefix);
+    const links = linksFor(c.req.raw, c.var.scope.prefix);
     // HEAD: Hono answers it by running GET and dropping the body; the page need not be built.
     const page =
       c.req.method === "HEAD"
@@ -65,8 +65,6 @@ export function browsable(): MiddlewareHandler<AppEnv> {
     const headers = new Headers(res.headers);
     for (const name of DROPPED) headers.delete(name);
     for (const [name, value] of Object.entries(await htmlHeaders())) headers.set(name, value);
-    // Assigning c.res merges the old response's headers in; clear it first so the page keeps only its own.
-    c.res = undefined;
-    c.res = new Response(page, { status: res.status, headers });
+    replaceResponse(c, new Response(page, { status: res.status, headers }));
   };
 }

@@ -9,6 +9,8 @@
  * of their body (bulk retrieve, SOAP calls), keyed by that body too. Errors (`no-store`, 503
  * for storage faults among them) and SOAP faults never are.
  */
+import type { MiddlewareHandler } from "hono";
+import { replaceResponse, type AppContext, type AppEnv } from "../context.js";
 import { linksFor } from "../render/links.js";
 import { sha256Hex } from "../release/blobs.js";
 
@@ -55,63 +57,72 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.split(",").some((tag) => opaque(tag) === opaque(etag));
 }
 
-/** The Cache API where the runtime has one (workerd); Node (the CPU benchmark) has none. */
-const edgeCache = (): Cache | undefined => (typeof caches === "undefined" ? undefined : (caches as unknown as { default: Cache }).default);
+/** The Cache API where the runtime has one (workerd); Node (in-process tests, the CPU benchmark) has none. */
+const defaultCache = (): Cache | undefined => (typeof caches === "undefined" ? undefined : (caches as unknown as { default: Cache }).default);
+
+export interface EdgeCacheOptions {
+  /** POSTs whose answer is a function of the release and the body alone (bulk retrieve, SOAP calls). */
+  cachesPost?: (c: AppContext) => boolean;
+  /** The cache (default: the data centre's `caches.default`, none outside workerd). */
+  cache?: () => Cache | undefined;
+}
 
 /**
- * Answers a GET or HEAD (or a POST, given its `body`) through the edge cache: a hit is answered
- * without calling `answer`; a miss calls it, and a `200` is stored (after the response is sent,
- * through `waitUntil`) and given its `ETag` and `Cache-Control`. Either way `If-None-Match`
- * may turn a GET or HEAD into a 304.
+ * Answers GET and HEAD (and the POSTs `cachesPost` names, keyed by their body) through the edge
+ * cache: a hit is answered without running the rest of the chain; a miss runs it, and a `200`
+ * is stored (after the response is sent, through `waitUntil`) and given its `ETag` and
+ * `Cache-Control`. Either way `If-None-Match` may turn a GET or HEAD into a 304. A request
+ * whose release is unknown (the pointer could not be read) passes through uncached.
  */
-export async function cachedAnswer(
-  request: Request,
-  scope: CacheScope,
-  ctx: ExecutionContext,
-  answer: () => Promise<Response>,
-  body?: Uint8Array,
-): Promise<Response> {
-  const identity = await cacheIdentity(request, scope, body);
-  const cache = edgeCache();
-  const clientCacheControl = scope.prefix ? IMMUTABLE : CURRENT;
+export function edgeCache(options: EdgeCacheOptions = {}): MiddlewareHandler<AppEnv> {
+  const cacheOf = options.cache ?? defaultCache;
+  return async (c, next) => {
+    const { name: release, prefix } = c.var.scope;
+    const method = c.req.method;
+    const cachedPost = method === "POST" && (options.cachesPost?.(c) ?? false);
+    if (!release || (method !== "GET" && method !== "HEAD" && !cachedPost)) return next();
 
-  let response: Response;
-  const hit = cache ? await cache.match(identity.key).catch(() => undefined) : undefined;
-  if (hit) {
-    response = new Response(hit.body, hit);
-    response.headers.set("X-Cache", "HIT");
-    response.headers.set("X-Blob-Reads", "0");
-    response.headers.set("X-Blob-Bytes", "0");
-    response.headers.set("Vary", "Accept");
-  } else {
-    response = await answer();
-    if (response.status !== 200 || /no-store/i.test(response.headers.get("Cache-Control") ?? "")) return response;
-    response = new Response(response.body, response);
-    response.headers.set("ETag", identity.etag);
-    response.headers.set("X-Cache", "MISS");
-    if (cache && request.method !== "HEAD" && response.body) {
-      const [sent, stored] = response.body.tee();
-      const copy = new Response(stored, response);
-      // The key already holds the variant; the stored copy lives as long as the release.
-      copy.headers.delete("Vary");
-      copy.headers.set("Cache-Control", IMMUTABLE);
-      ctx.waitUntil(cache.put(identity.key, copy).catch((error) => console.error("edge cache put failed", error)));
-      response = new Response(sent, response);
+    const request = c.req.raw;
+    const identity = await cacheIdentity(request, { release, prefix }, cachedPost ? c.var.body : undefined);
+    const cache = cacheOf();
+    const hit = cache ? await cache.match(identity.key).catch(() => undefined) : undefined;
+    let response: Response;
+    if (hit) {
+      response = new Response(hit.body, hit);
+      response.headers.set("X-Cache", "HIT");
+      response.headers.set("X-Blob-Reads", "0");
+      response.headers.set("X-Blob-Bytes", "0");
+      response.headers.set("Vary", "Accept");
+    } else {
+      await next();
+      if (c.res.status !== 200 || /no-store/i.test(c.res.headers.get("Cache-Control") ?? "")) return;
+      response = new Response(c.res.body, c.res);
+      response.headers.set("ETag", identity.etag);
+      response.headers.set("X-Cache", "MISS");
+      if (cache && method !== "HEAD" && response.body) {
+        const [sent, stored] = response.body.tee();
+        const copy = new Response(stored, response);
+        // The key already holds the variant; the stored copy lives as long as the release.
+        copy.headers.delete("Vary");
+        copy.headers.set("Cache-Control", IMMUTABLE);
+        c.executionCtx.waitUntil(cache.put(identity.key, copy).catch((error) => console.error("edge cache put failed", error)));
+        response = new Response(sent, response);
+      }
     }
-  }
-  response.headers.set("Cache-Control", clientCacheControl);
-  if (request.method !== "POST" && matchesEtag(request.headers.get("If-None-Match"), identity.etag)) {
-    await response.body?.cancel().catch(() => {});
-    const notModified = new Response(null, { status: 304 });
-    for (const name of ["ETag", "Cache-Control", "Vary", "X-Release", "X-Cache", "Access-Control-Allow-Origin", "Access-Control-Expose-Headers"]) {
-      const value = response.headers.get(name);
-      if (value !== null) notModified.headers.set(name, value);
+    response.headers.set("Cache-Control", prefix ? IMMUTABLE : CURRENT);
+    if (method !== "POST" && matchesEtag(c.req.header("If-None-Match") ?? null, identity.etag)) {
+      await response.body?.cancel().catch(() => {});
+      const notModified = new Response(null, { status: 304 });
+      for (const name of ["ETag", "Cache-Control", "Vary", "X-Release", "X-Cache"]) {
+        const value = response.headers.get(name);
+        if (value !== null) notModified.headers.set(name, value);
+      }
+      response = notModified;
+    } else if (method === "HEAD" && response.body) {
+      // Hono drops a HEAD answer's body; cancelled here, a streamed list stops being produced.
+      await response.body.cancel().catch(() => {});
+      response = new Response(null, response);
     }
-    return notModified;
-  }
-  if (request.method === "HEAD" && response.body) {
-    await response.body.cancel().catch(() => {});
-    return new Response(null, response);
-  }
-  return response;
+    replaceResponse(c, response);
+  };
 }

@@ -30,6 +30,9 @@ function inline(text: string): string {
 
 const refName = (ref: string): string => ref.slice(ref.lastIndexOf("/") + 1);
 
+/** A path or URL, escaped, that may break after each `/`, `?` and `&` (long paths wrap in narrow columns). */
+const breakable = (text: string): string => esc(text).replace(/(\/|\?|&amp;)/g, "$1<wbr>");
+
 function resolve(doc: Obj, item: Obj): Obj {
   if (typeof item?.$ref !== "string") return item;
   const [, , section, name] = item.$ref.split("/");
@@ -97,7 +100,7 @@ function operationHtml(doc: Obj, path: string, method: string, op: Obj, server: 
   const tries =
     method === "get"
       ? examples(url, params)
-          .map((u) => `<li><a href="${esc(u)}">${esc(u)}</a></li>`)
+          .map((u) => `<li><a href="${esc(u)}">${breakable(u)}</a></li>`)
           .join("")
       : `<li><code>curl -X POST -H 'Content-Type: application/json' -d '{"ids": ["${esc(String(params.find((p) => p.name === "entry_id")?.example ?? "1"))}", 2]}' ${esc(url)}</code></li>`;
   const body = op.requestBody ? `<p>Request body: ${Object.entries(op.requestBody.content as Obj).map(([type, m]) => `<code>${esc(type)}</code> ${typeText((m as Obj).schema)}`).join("; ")}</p>` : "";
@@ -139,7 +142,7 @@ export function docsPage(doc: Schema, base: string): string {
         toc.set(tag, []);
       }
       byTag.get(tag)!.push(operationHtml(d, path, method, op, pathServer));
-      toc.get(tag)!.push(`<li><a href="#${esc(op.operationId)}">${esc(method.toUpperCase())} ${esc(path)}</a> <span class="muted">${esc(op.summary ?? "")}</span></li>`);
+      toc.get(tag)!.push(`<li><a href="#${esc(op.operationId)}">${esc(method.toUpperCase())} ${breakable(path)}</a> <span class="muted">${esc(op.summary ?? "")}</span></li>`);
     }
   }
   const tagDescription = new Map<string, string>((d.tags ?? []).map((t: Obj) => [t.name, t.description]));
@@ -147,13 +150,13 @@ export function docsPage(doc: Schema, base: string): string {
     ([tag, ops]) => `<h2 id="tag-${esc(tag)}">${esc(tag)}</h2>${markdown(tagDescription.get(tag) ?? "")}${ops.join("\n")}`,
   );
   const schemas = Object.entries(d.components.schemas as Obj).map(([name, s]) => schemaHtml(name, s as Obj));
-  const body = `<h1>${esc(d.info.title)} <span class="muted">${esc(d.info.version)}</span></h1>
+  const body = `<div class="docs"><h1>${esc(d.info.title)} <span class="muted">${esc(d.info.version)}</span></h1>
 <p>Server: <code>${esc(server)}</code> · machine-readable: <a href="${esc(`${base}/schema/`)}">OpenAPI 3.1 document</a></p>
 ${markdown(d.info.description)}
 <h2>Endpoints</h2>
 <nav class="toc">${[...toc].map(([tag, items]) => `<h3>${esc(tag)}</h3><ul>${items.join("")}</ul>`).join("")}</nav>
 ${sections.join("\n")}
 <h2 id="schemas">Schemas</h2>
-${schemas.join("\n")}`;
+${schemas.join("\n")}</div>`;
   return htmlPage(`${d.info.title} – documentation`, base, body);
 }

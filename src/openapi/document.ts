@@ -19,17 +19,17 @@ const DESCRIPTION = `Read-only orthology database: genomes, proteins, orthologou
 
 **Browsable API.** \`format=api\` appends \`format=api\` to every URL of the body. A browser (an \`Accept\` header that prefers \`text/html\`) gets any JSON answer as an HTML page with the request, the status and headers, the JSON with every URL a link, and page controls; \`format=json\` returns the raw JSON to a browser.
 
-**SOAP.** A legacy SOAP 1.1 RPC interface (namespace \`urn:ORTH\`; operations TestOrthology, ListOrthologs, GetOrthGroup, GetEntry, IdentifySequence, GetMatrixInfo, ListIDTypes, MapIDs) is served at its own endpoint, with its WSDL at \`?wsdl\`; it is not part of this document.`;
+**SOAP.** A legacy SOAP 1.1 RPC interface (namespace \`urn:ORTH\`; operations TestOrthology, ListOrthologs, GetOrthGroup, GetEntry, IdentifySequence, GetMatrixInfo, ListIDTypes, MapIDs) is served at its own endpoint, with its WSDL at \`?wsdl\` and the SOAP encoding schema the WSDL imports at \`/soap/encoding/\` (so a client needs nothing from elsewhere); it is not part of this document.`;
 
 const TAGS = [
   { name: "Service", description: "Resource list, version, this document." },
-  { name: "Proteins", description: "Protein entries and their related data (C.1)." },
-  { name: "Groups", description: "Orthologous groups (C.2)." },
-  { name: "Genomes", description: "Genomes and their proteins (C.3)." },
-  { name: "HOGs", description: "Hierarchical orthologous groups (C.4)." },
-  { name: "Pairs", description: "Pairwise relations between two genomes (C.5)." },
-  { name: "Search", description: "Sequence, function and cross-reference search (C.6)." },
-  { name: "Taxonomy", description: "Species taxonomy and shared ancestry (C.7)." },
+  { name: "Proteins", description: "Protein entries and their related data." },
+  { name: "Groups", description: "Orthologous groups." },
+  { name: "Genomes", description: "Genomes and their proteins." },
+  { name: "HOGs", description: "Hierarchical orthologous groups." },
+  { name: "Pairs", description: "Pairwise relations between two genomes." },
+  { name: "Search", description: "Sequence, function and cross-reference search." },
+  { name: "Taxonomy", description: "Species taxonomy and shared ancestry." },
 ];
 
 /** The document for a server whose API base is `base` (`{origin}{prefix}/api`). */

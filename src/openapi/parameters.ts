@@ -83,7 +83,8 @@ export function parameters(ex: Examples): Record<string, Schema> {
     hog_level: query("level", `${LEVEL} Without it: the deepest level that carries the id.`, { type: "string" }, { example: ex.level }),
     hog_list_level: query(
       "level",
-      "List the HOGs that exist at this level (items gain `completeness_score` and `nr_genes`). Without it: the root HOGs. Unknown → 404.",
+      "List the HOGs that exist at this level, a species (by name or code) included (items gain `completeness_score` and `nr_genes`). " +
+        "Without it: the root HOGs. Unknown → 404 `Invalid or unknown level parameter: give a level name of the taxonomy or a species code.`",
       { type: "string" },
       { example: ex.level },
     ),
@@ -122,7 +123,7 @@ export function parameters(ex: Examples): Record<string, Schema> {
     ),
     sequence_query: query(
       "query",
-      "Protein sequence; upper-cased, and every character outside `ACDEFGHIKLMNPQRSTVWXY` dropped (E.1). " +
+      "Protein sequence; upper-cased, and every character outside `ACDEFGHIKLMNPQRSTVWXY` dropped (whitespace, digits, `*`, `-`, FASTA header text alike). " +
         "Fewer than 5 residues left → 400 `too shot query sequence`.",
       { type: "string" },
       { required: true, example: "MVHLTPEEKSAVTALWGKVNVDEVGGEALGRLLVVYPWTQRFFESFGDLSTPDAVMGNPKVKAHGKKVLGAFSDGLAHLDNLKGTFATLSELHCDKLHVDPENFRLLGNVLVCVLAHHFGKEFTPPVQAAYQKVVAGVANALAHKYH" },
@@ -139,7 +140,7 @@ export function parameters(ex: Examples): Record<string, Schema> {
     }),
     function_query: query(
       "query",
-      "Protein sequence (sanitised as E.1). Fewer than 10 residues → 400 `The query sequence must be at least 10 amino acids long.`; " +
+      "Protein sequence; upper-cased, and every character outside `ACDEFGHIKLMNPQRSTVWXY` dropped. Fewer than 10 residues → 400 `The query sequence must be at least 10 amino acids long.`; " +
         "fewer than 25 → `[]`.",
       { type: "string" },
       { required: true, example: "MVHLTPEEKSAVTALWGKVNVDEVGGEALGRLLVVYPWTQRFFESFGDLSTPDAVMGNPKVKAHGKKVLGAFSDGLAHLDNLKGTFATLSELHCDKLHVDPENFRLLGNVLVCVLAHHFGKEFTPPVQAAYQKVVAGVANALAHKYH" },

@@ -76,7 +76,7 @@ const orthoxml = (id: string, augmented: boolean): Schema =>
     tag: "HOGs",
     summary: augmented ? "HOG as OrthoXML, with sub-HOG ids" : "HOG as OrthoXML",
     description:
-      "OrthoXML 0.4 of the root HOG that contains `hog_id`: `<species>` blocks with `<gene id=\"{entry_nr}\" protId=\"{orthid}\">`, " +
+      "OrthoXML 0.5 (namespace `http://orthoXML.org/2011/`) of the root HOG that contains `hog_id`: `<species>` blocks with `<gene id=\"{entry_nr}\" protId=\"{orthid}\">`, " +
       "and nested `<orthologGroup id=\"{hog_id}\">` (with a `TaxRange` property) and `<paralogGroup>`." +
       (augmented ? " The augmented form names the sub-HOG id on every level." : ""),
     params: ["hog_id"],
@@ -147,7 +147,7 @@ export function paths(root: string): Record<string, Schema> {
         description:
           "Body `{\"ids\": [...]}` or the bare list; ids are strings or integers, at most 1000 (else 400 " +
           "`POST request exceeded max number of ids. Please limit to 1000`). A body without `ids` → 404 `No results found`. " +
-          "The answer depends on the version in `Accept` (A.2): from 1.7 (the default), one `{query_id, target}` per id in request " +
+          "The answer depends on the interface version the `Accept` header names: from 1.7 (the default), one `{query_id, target}` per id in request " +
           "order, `target` null for an unknown or ambiguous id; up to 1.6 (`Accept: application/json; version=1.6`), a plain " +
           "list of the records that resolved, in request order. Also answered without the trailing slash (a redirect would lose the body). " +
           "`Allow: POST, OPTIONS`; GET → 405.",
@@ -176,7 +176,7 @@ export function paths(root: string): Record<string, Schema> {
       id: "listProteinOrthologs",
       tag: "Proteins",
       summary: "Pairwise orthologs",
-      description: "The pairwise (graph-based) orthologs of the protein, by the partner's entry number; `rel_type` seen from the query (E.4).",
+      description: "The pairwise (graph-based) orthologs of the protein, by the partner's entry number; `rel_type` (`1:1`, `1:n`, `m:1`, `m:n`) seen from the query's side: `1:n` when one gene of the query's genome (the query) stands against several of the partner's.",
       params: ["entry_id", "rel_type", "format"],
       ok: json("Orthologs.", arrayOf(ref("Ortholog"))),
     }),
@@ -184,7 +184,7 @@ export function paths(root: string): Record<string, Schema> {
       id: "listProteinHogDerivedOrthologs",
       tag: "Proteins",
       summary: "HOG-derived orthologs",
-      description: "The orthologs implied by the HOG structure (E.4), with `rel_type`.",
+      description: "The orthologs implied by the HOG structure: the proteins of other genomes sharing a HOG with the query at the level of the two genomes' most recent common ancestor, with `rel_type` from the number of genes of each genome in that HOG (`1:1`, `1:n`, `m:1`, `m:n`, seen from the query's side).",
       params: ["entry_id", "rel_type", "format"],
       ok: json("Orthologs.", arrayOf(ref("HogDerivedOrtholog"))),
     }),
@@ -314,7 +314,9 @@ export function paths(root: string): Record<string, Schema> {
       id: "listHogs",
       tag: "HOGs",
       summary: "HOGs",
-      description: "Without `level`: all root HOGs in family order. With `level`: every HOG that exists at that level.",
+      description:
+        "Without `level`: all root HOGs in family order. With `level`: every HOG that exists at that level, in family and tree order; " +
+        "on a species, the HOGs its genes form there (each gene's deepest HOG, see `readHog`).",
       params: ["hog_list_level", "compare_with", ...PAGED],
       ok: page("HOGs.", ref("HogListItem")),
       errors: [400],
@@ -325,7 +327,10 @@ export function paths(root: string): Record<string, Schema> {
       summary: "HOG records",
       description:
         "Without `level`: one record, on the deepest level that carries the id. `level=X`: one record per HOG at X whose id is a " +
-        "prefix of `hog_id` or has it as prefix (possibly `[]`). `level=root`: the root HOG at its deepest level.",
+        "prefix of `hog_id` or has it as prefix (possibly `[]`). `level=root`: the root HOG at its deepest level. A HOG stands on " +
+        "every level of its genes' lineages down to their species, also where the orthoXML writes no group (the species, or a " +
+        "level the file skips): there it holds the genes of its deepest group that descend from that level, and has no children. " +
+        "So every level of a protein's `hog_levels` answers the HOG containing it.",
       params: ["hog_id", "hog_level", "format"],
       ok: json("HOG records.", arrayOf(ref("HogRecord"))),
       errors: [410],
@@ -401,7 +406,7 @@ export function paths(root: string): Record<string, Schema> {
       tag: "Search",
       summary: "Proteins by sequence",
       description:
-        "Exact containment search (k-mer index, every candidate checked against its sequence), approximate search (the 50 entries sharing most sampled 5-mers, aligned by Smith-Waterman with BLOSUM62 and gaps of 11 + k; scores under 70 dropped), or mixed: exact, then approximate when exact finds nothing (E.2). No hit → `targets: []`. A query found in more than 2,000 entries → 400.",
+        "Exact containment search (k-mer index, every candidate checked against its sequence), approximate search (the 50 entries sharing most sampled 5-mers, aligned by Smith-Waterman with BLOSUM62 and gaps of 11 + k; scores under 70 dropped), or mixed: exact, then approximate when exact finds nothing. No hit → `targets: []`. A query found in more than 2,000 entries → 400.",
       params: ["sequence_query", "search", "full_length", "format"],
       ok: json("Search result.", ref("SequenceSearch")),
       errors: [400],
@@ -410,7 +415,7 @@ export function paths(root: string): Record<string, Schema> {
       id: "annotateFunction",
       tag: "Search",
       summary: "GO functions of a sequence",
-      description: "GO annotations transferred from exact or close matches (E.3); `[]` when nothing qualifies or the query has fewer than 25 residues.",
+      description: "GO annotations transferred from exact matches (every annotation of every protein containing the query), else from the best approximate match that has annotations (score at least 70 and at least 0.8 of the best); `[]` when nothing qualifies or the query has fewer than 25 residues.",
       params: ["function_query", "format"],
       ok: json("GAF-like annotations.", arrayOf(ref("FunctionAnnotation"))),
       errors: [400],

@@ -35,11 +35,20 @@ const NO_ESTIMATE_OR = (what: string): Schema => ({
   description: `${what}; null when the release has none (relations derived from the HOGs).`,
 });
 
-const locus = record("Genomic locus of the gene.", {
-  start: int("First base, 1-based."),
-  end: int("Last base, inclusive."),
-  strand: int("1 (forward) or -1 (reverse).", { enum: [1, -1] }),
-});
+/**
+ * A locus the release does not know: a protein without a locus in the release's GFF files (or a
+ * release without them) has `chromosome` "", `locus` {start: 0, end: 0, strand: 0} and no exons.
+ */
+const locus = record(
+  "Genomic locus of the gene. Unknown for a protein without a locus in the release's GFF files (or a release without loci): then `start`, `end` and `strand` are all 0 (and `chromosome` is \"\").",
+  {
+    start: int("First base, 1-based; 0 when the locus is unknown.", { minimum: 0 }),
+    end: int("Last base, inclusive; 0 when the locus is unknown.", { minimum: 0 }),
+    strand: int("1 (forward) or -1 (reverse); 0 when the strand is unknown: the locus is unknown, or its GFF gave the strand as `.` or `?`.", {
+      enum: [1, -1, 0],
+    }),
+  },
+);
 
 /** Protein summary (C.0), in emission order. */
 const PROTEIN_SUMMARY: Record<string, Schema> = {
@@ -54,7 +63,7 @@ const PROTEIN_SUMMARY: Record<string, Schema> = {
   species: ref("GenomeInfo"),
   orth_group: int("Group number; 0 = in no group.", { minimum: 0 }),
   orth_hog_id: str("Deepest HOG id of the protein; empty = in no HOG.", { pattern: "^(HOG:.+)?$" }),
-  chromosome: str("Chromosome or contig name."),
+  chromosome: str("Chromosome or contig name; \"\" when the locus is unknown."),
   locus: ref("Locus"),
   is_main_isoform: { type: "boolean", description: "True for the gene's main isoform." },
 };
@@ -63,7 +72,9 @@ const PROTEIN_SUMMARY: Record<string, Schema> = {
 const PROTEIN_RECORD: Record<string, Schema> = {
   ...PROTEIN_SUMMARY,
   roothog_id: int("Family number of the root HOG; 0 = in no HOG.", { minimum: 0 }),
-  hog_levels: arrayOf({ type: "string" }, { description: "Levels of the lineage (species first, up to `LUCA`) on which the family exists." }),
+  hog_levels: arrayOf({ type: "string" }, {
+    description: "Levels of the lineage (species first, up to `LUCA`) on which the family exists; on each, `/hog/{orth_hog_id}/?level=` and its members answer the HOG containing the protein.",
+  }),
   sequence: str("Amino-acid sequence."),
   cdna: str("Coding nucleotide sequence."),
   description: str("Free-text protein description; may be empty."),
@@ -84,7 +95,7 @@ const CHILD_HOG: Record<string, Schema> = {
   hog_id: str("HOG id.", { pattern: "^HOG:" }),
   levels_url: url("`{base}/hog/{hog_id}/` (no `level`)."),
   members_url: url("`{base}/hog/{hog_id}/members/` (no `level`)."),
-  alternative_levels: arrayOf({ type: "string" }, { description: "Every level that carries this id." }),
+  alternative_levels: arrayOf({ type: "string" }, { description: "Every level on which a group of the HOG tree carries this id, most ancient first (nearer the root of the taxonomy first; levels as near the root in the taxonomy's order)." }),
 };
 
 const HOG_LIST_ITEM: Record<string, Schema> = {
@@ -120,7 +131,7 @@ const XREF: Record<string, Schema> = {
 const TAXON_REF = record("A taxon.", { name: str("Scientific name."), taxon_id: int("Taxon id.") });
 
 export const SCHEMAS: Record<string, Schema> = {
-  Error: record("Every error body (A.4).", { detail: str("What went wrong.") }),
+  Error: record("Every error body.", { detail: str("What went wrong.") }),
   Gone: record(
     "A HOG id of another release (410).",
     {
@@ -144,7 +155,7 @@ export const SCHEMAS: Record<string, Schema> = {
   },
   Version: record("Release and interface version.", {
     orth_version: str("Release name, e.g. `All.Jul2024`; clients invalidate caches when it changes."),
-    api_version: str("Interface version (A.2).", { examples: ["1.11"] }),
+    api_version: str("Interface version: the newest, which `Accept: application/json; version=…` can lower.", { examples: ["1.11"] }),
   }),
   GenomeInfo: record("Genome info (GI).", {
     code: str("Species code.", { maxLength: 5, minLength: 1 }),
@@ -173,7 +184,7 @@ export const SCHEMAS: Record<string, Schema> = {
   Exon: record("One exon.", {
     start: int("First base, 1-based."),
     end: int("Last base, inclusive."),
-    strand: int("1 or -1.", { enum: [1, -1] }),
+    strand: int("The gene's strand: 1 or -1; 0 when its GFF gave the strand as `.` or `?`.", { enum: [1, -1, 0] }),
   }),
   ProteinSummary: record("Protein summary (PS).", PROTEIN_SUMMARY),
   ProteinRecord: record("Protein record (PR): the summary, then sequences, levels and links.", PROTEIN_RECORD),
@@ -194,13 +205,13 @@ export const SCHEMAS: Record<string, Schema> = {
   },
   Ortholog: record("A pairwise ortholog: the partner's summary plus the relation.", {
     ...PROTEIN_SUMMARY,
-    rel_type: str("Relation seen from the query's side (E.4).", { enum: REL_TYPES }),
+    rel_type: str("Relation seen from the query's side: `1:n` when one gene of the query's genome (the query) stands against several of the partner's; the reverse pair has the mirrored type.", { enum: REL_TYPES }),
     distance: NO_ESTIMATE_OR("Evolutionary distance estimate"),
     score: NO_ESTIMATE_OR("Alignment score"),
   }),
-  HogDerivedOrtholog: record("An ortholog implied by the HOGs (E.4).", {
+  HogDerivedOrtholog: record("An ortholog implied by the HOGs: a protein of another genome in the query's HOG at the level of the two genomes' most recent common ancestor.", {
     ...PROTEIN_SUMMARY,
-    rel_type: str("Relation seen from the query's side (E.4).", { enum: REL_TYPES }),
+    rel_type: str("Relation seen from the query's side: `1:n` when one gene of the query's genome (the query) stands against several of the partner's; the reverse pair has the mirrored type.", { enum: REL_TYPES }),
   }),
   GoAnnotation: record("A GO annotation of a protein.", {
     id: str("orthid of the protein."),
@@ -229,7 +240,7 @@ export const SCHEMAS: Record<string, Schema> = {
   }),
   Isoform: record("An isoform of the gene: a summary whose `locus` is the list of exons.", {
     ...PROTEIN_SUMMARY,
-    locus: arrayOf(ref("Exon")),
+    locus: arrayOf(ref("Exon"), { description: "The exons, in order; [] when the locus is unknown." }),
     nr_exons: int("Number of exons.", { minimum: 0 }),
   }),
   Xref: record("A cross-reference of a protein.", XREF),
@@ -260,13 +271,16 @@ export const SCHEMAS: Record<string, Schema> = {
       level: str("The level of this record."),
       levels_url: url("`{base}/hog/{hog_id}/?level={level}`."),
       members_url: url("`{base}/hog/{hog_id}/members/?level={level}`."),
-      alternative_levels: arrayOf({ type: "string" }, { description: "Other levels with the same id; omitted when none.", minItems: 1 }),
+      alternative_levels: arrayOf({ type: "string" }, {
+        description: `Other levels on which a group of the HOG tree carries the same id, most ancient first (nearer the root of the taxonomy first; levels as near the root in the taxonomy's order); omitted when none. The levels below a gene's deepest group down to its species, where the id also stands, are not listed.`,
+        minItems: 1,
+      }),
       roothog_id: int("Family number.", { minimum: 1 }),
       completeness_score: num("Share of the level's genomes with a member, 0..1.", { minimum: 0, maximum: 1 }),
       description: str("Description most members share; may be empty."),
       similar_profile_hogs: url("`{base}/hog/{hog_id}/similar_profile_hogs/`."),
       parent_hogs: arrayOf(ref("ChildHog"), { description: "Ids that are strict prefixes of this id." }),
-      children_hogs: arrayOf(ref("ChildHog"), { description: "Ids that extend this id." }),
+      children_hogs: arrayOf(ref("ChildHog"), { description: "Ids that extend this id; `[]` below a gene's deepest group (e.g. on its species)." }),
     },
     ["alternative_levels"],
   ),
@@ -321,12 +335,12 @@ export const SCHEMAS: Record<string, Schema> = {
     ["alignment_score", "alignment"],
   ),
   SequenceSearch: record("Result of a sequence search.", {
-    query: str("The sanitised query (E.1)."),
+    query: str("The query as searched: upper-cased, every character outside `ACDEFGHIKLMNPQRSTVWXY` dropped."),
     identified_by: str("The last strategy tried.", { enum: ["exact match", "approximate match"] }),
     targets: arrayOf(ref("SequenceTarget")),
   }),
   FunctionAnnotation: record(
-    "A GAF 2.0-like annotation of the query sequence (E.3).",
+    "A GAF 2.0-like annotation of the query sequence, transferred from an exact or approximate match (`With`).",
     Object.fromEntries(
       [
         ["DB", "`orth_FastMap`"],

@@ -1,18 +1,11 @@
 import { Unpackr } from "msgpackr";
-import { unavailable } from "../errors.js";
-import { decodedSize } from "./decoded-size.js";
 import { blobKey } from "../../release-format/format.js";
+import { unavailable } from "../errors.js";
+import type { BlobCache } from "./blob-cache.js";
+import { decodedSize } from "./decoded-size.js";
+import { readObject, type ReleaseStorage } from "./storage.js";
 
 const unpackr = new Unpackr({ useRecords: true });
-
-/**
- * Decoded blobs kept in the isolate, least recently used first out. Blobs are immutable, so an
- * entry never goes stale. The bound is on the estimated heap of the decoded values (up to ~15
- * times their encoded size), well under the isolate's 128 MB.
- */
-export const MAX_CACHED_BYTES = 64 * 1024 * 1024;
-const cache = new Map<string, { value: unknown; bytes: number }>();
-let cachedBytes = 0;
 
 /** What one request cost in storage: blobs read from the bucket (cache misses) and their bytes. */
 export interface ReadCounter {
@@ -20,40 +13,21 @@ export interface ReadCounter {
   bytes: number;
 }
 
-export function clearBlobCache(): void {
-  cache.clear();
-  cachedBytes = 0;
-}
-
-/**
- * Reads, verifies and decodes one blob. Only decoded values are shared between requests,
- * never a pending read: in workerd, I/O started by one request cannot complete for another,
- * so a request that awaited another's read would hang once that request ended.
- */
-export async function readBlob<T>(bucket: R2Bucket, hash: string, counter?: ReadCounter): Promise<T> {
+/** One blob, decoded: from the isolate's cache, else read, checked against its hash and decoded. */
+export async function readBlob<T>(storage: ReleaseStorage, cache: BlobCache, hash: string, counter?: ReadCounter): Promise<T> {
   const hit = cache.get(hash);
-  if (hit) {
-    // Refresh recency: Map iteration order is insertion order, so re-insert.
-    cache.delete(hash);
-    cache.set(hash, hit);
-    return hit.value as T;
-  }
-  return (await fetchBlob(bucket, hash, counter)) as T;
+  if (hit !== undefined) return hit as T;
+  const value = await fetchBlob(storage, hash, counter);
+  cache.put(hash, value, decodedSize(value));
+  return value as T;
 }
 
-async function fetchBlob(bucket: R2Bucket, hash: string, counter?: ReadCounter): Promise<unknown> {
-  let object: R2ObjectBody | null;
-  try {
-    object = await bucket.get(blobKey(hash));
-  } catch (error) {
-    console.error(`blob ${hash}: storage unreachable`, error);
-    throw unavailable("The release storage is unreachable; try again shortly.");
-  }
-  if (!object) {
+async function fetchBlob(storage: ReleaseStorage, hash: string, counter?: ReadCounter): Promise<unknown> {
+  const bytes = await readObject(storage, blobKey(hash), `blob ${hash}`);
+  if (!bytes) {
     console.error(`blob ${hash}: missing`);
     throw unavailable(`Release data is missing (blob ${hash}); try again shortly.`);
   }
-  const bytes = new Uint8Array(await object.arrayBuffer());
   if (counter) {
     counter.reads += 1;
     counter.bytes += bytes.length;
@@ -62,28 +36,11 @@ async function fetchBlob(bucket: R2Bucket, hash: string, counter?: ReadCounter):
     console.error(`blob ${hash}: content does not match its hash`);
     throw unavailable(`Release data is corrupt (blob ${hash}); try again shortly.`);
   }
-  let value: unknown;
   try {
-    value = unpackr.unpack(bytes);
+    return unpackr.unpack(bytes);
   } catch (error) {
     console.error(`blob ${hash}: undecodable`, error);
     throw unavailable(`Release data is corrupt (blob ${hash}); try again shortly.`);
-  }
-  remember(hash, value, decodedSize(value));
-  return value;
-}
-
-/** Estimated heap of the decoded blobs the isolate holds. */
-export const cachedBlobBytes = (): number => cachedBytes;
-
-function remember(hash: string, value: unknown, bytes: number): void {
-  if (bytes > MAX_CACHED_BYTES / 4) return;
-  cache.set(hash, { value, bytes });
-  cachedBytes += bytes;
-  for (const [key, entry] of cache) {
-    if (cachedBytes <= MAX_CACHED_BYTES) break;
-    cache.delete(key);
-    cachedBytes -= entry.bytes;
   }
 }
 

@@ -1,4 +1,3 @@
-import { ApiError } from "../errors.js";
 import type { ProteinRow, SequenceRow } from "../../release-format/format.js";
 import type { Release } from "./release.js";
 import { resolveEntry } from "./resolve.js";
@@ -11,15 +10,8 @@ import { rowsOf } from "./summaries.js";
  */
 export async function resolveEntries(release: Release, ids: string[]): Promise<Array<number | undefined>> {
   const distinct = [...new Set(ids)];
-  const entries = await Promise.all(
-    distinct.map((id) =>
-      resolveEntry(release, id).catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 404) return undefined;
-        throw error;
-      }),
-    ),
-  );
-  const byId = new Map(distinct.map((id, i) => [id, entries[i]]));
+  const resolved = await Promise.all(distinct.map((id) => resolveEntry(release, id)));
+  const byId = new Map(distinct.map((id, i) => [id, resolved[i].kind === "found" ? resolved[i].entry : undefined]));
   return ids.map((id) => byId.get(id));
 }
 

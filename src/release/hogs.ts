@@ -1,4 +1,5 @@
-import { SPECIATION, type FamilyRow } from "../../release-format/format.js";
+import { SPECIATION, type FamilyRow, type Manifest } from "../../release-format/format.js";
+import { impliedHogs, mostAncientFirst, type ImpliedHog } from "../../release-format/hog-levels.js";
 
 /**
  * Queries on a HOG family tree. A HOG id may stand on several nodes (a chain of speciations
@@ -34,9 +35,45 @@ export function nodesWithId(f: FamilyRow, id: string): number[] {
   return idIndex(f).get(id)?.nodes ?? [];
 }
 
-/** Every level of an id, most ancient first. */
-export function levelsOfId(f: FamilyRow, id: string): number[] {
-  return idIndex(f).get(id)?.levels ?? [];
+/**
+ * Every level on which a node stands for the id, most ancient first (see mostAncientFirst: an
+ * id's nodes may lie on several lineages, so their levels are ordered over the taxonomy).
+ */
+export function levelsOfId(f: FamilyRow, id: string, taxonomy: Manifest["taxonomy"]): number[] {
+  return mostAncientFirst(idIndex(f).get(id)?.levels ?? [], taxonomy);
+}
+
+/** What implied HOGs need of the release: its taxonomy and each entry's genome. */
+export interface HogLevelsContext {
+  manifest: Pick<Manifest, "taxonomy">;
+  genomeOfEntry(entry: number): { level: number };
+}
+
+/** Per family: its implied HOGs (release-format/hog-levels.ts) and an index by (level, id). */
+const impliedIndexes = new WeakMap<FamilyRow, { all: ImpliedHog[]; byKey: Map<string, ImpliedHog> }>();
+
+function impliedIndex(f: FamilyRow, release: HogLevelsContext) {
+  let index = impliedIndexes.get(f);
+  if (!index) {
+    const speciesLevels = f.members.map((m) => release.genomeOfEntry(m.entry).level);
+    const all = impliedHogs(f.nodes, speciesLevels, release.manifest.taxonomy);
+    index = { all, byKey: new Map(all.map((h) => [`${h.level} ${h.id}`, h])) };
+    impliedIndexes.set(f, index);
+  }
+  return index;
+}
+
+/**
+ * The HOGs of a family on the levels between a gene's own node and its species (the species
+ * level included), where no node stands: by anchor node, then level.
+ */
+export function impliedHogsOf(f: FamilyRow, release: HogLevelsContext): ImpliedHog[] {
+  return impliedIndex(f, release).all;
+}
+
+/** The implied HOG of `id` on `level`, if the id has one there. */
+export function impliedHog(f: FamilyRow, release: HogLevelsContext, id: string, level: number): ImpliedHog | undefined {
+  return impliedIndex(f, release).byKey.get(`${level} ${id}`);
 }
 
 /** The speciation node at or above `node` that stands on `level`. */

@@ -1,5 +1,7 @@
 import { notFound, unavailable } from "../errors.js";
+import type { BlobCache } from "./blob-cache.js";
 import { readBlob, type ReadCounter } from "./blobs.js";
+import { readObject, type ReleaseStorage } from "./storage.js";
 import { upperBound } from "./sorted.js";
 import {
   CURRENT_RELEASE_KEY,
@@ -40,56 +42,49 @@ export interface Release {
   levelByName: Map<string, number>;
 }
 
-/** Opened manifests by name. Like blobs, only finished values are shared between requests. */
-const manifests = new Map<string, Manifest>();
-let pointer: { name: string; at: number } | undefined;
-
-/** A per-request view of the release asked for by name, or of the current one. */
-export async function openRelease(bucket: R2Bucket, name?: string): Promise<Release> {
-  const releaseName = name ?? (await currentReleaseName(bucket));
-  let manifest = manifests.get(releaseName);
-  if (!manifest) {
-    manifest = await loadManifest(bucket, releaseName);
-    manifests.set(releaseName, manifest);
-  }
-  return releaseView(bucket, manifest);
-}
-
-/** Forgets cached manifests and the pointer (tests load several releases into one bucket). */
-export function forgetReleases(): void {
-  manifests.clear();
-  pointer = undefined;
-}
-
 /**
- * The name the current-release pointer holds. Publishing switches it in one write, and each
- * request reads it once, so a request is answered from one release whole; an isolate
- * re-reads it after `ttlSeconds` (a new release goes live everywhere within that time).
+ * The releases of one storage, as an isolate keeps them between requests: manifests opened
+ * once, the pointer's last reading, and the decoded blobs in the injected cache.
  */
-export async function currentReleaseName(bucket: R2Bucket, ttlSeconds = DEFAULT_POINTER_TTL_SECONDS): Promise<string> {
-  if (pointer && Date.now() - pointer.at < ttlSeconds * 1000) return pointer.name;
-  const object = await getOrUnavailable(bucket, CURRENT_RELEASE_KEY);
-  if (!object) throw unavailable("No release is published yet.");
-  const name = (await object.text()).trim();
-  pointer = { name, at: Date.now() };
-  return name;
+export interface Releases {
+  /**
+   * The name the current-release pointer holds. Publishing switches it in one write, and each
+   * request reads it once, so a request is answered from one release whole; it is re-read
+   * after `ttlSeconds` (a new release goes live everywhere within that time).
+   */
+  currentName(ttlSeconds: number): Promise<string>;
+  /** A per-request view of the release of that name: its reads are counted apart. */
+  open(name: string): Promise<Release>;
 }
 
-async function getOrUnavailable(bucket: R2Bucket, key: string): Promise<R2ObjectBody | null> {
-  try {
-    return await bucket.get(key);
-  } catch (error) {
-    console.error(`${key}: storage unreachable`, error);
-    throw unavailable("The release storage is unreachable; try again shortly.");
-  }
+export function releasesIn(storage: ReleaseStorage, blobs: BlobCache): Releases {
+  const manifests = new Map<string, Manifest>();
+  let pointer: { name: string; at: number } | undefined;
+  return {
+    async currentName(ttlSeconds) {
+      if (pointer && Date.now() - pointer.at < ttlSeconds * 1000) return pointer.name;
+      const bytes = await readObject(storage, CURRENT_RELEASE_KEY);
+      if (!bytes) throw unavailable("No release is published yet.");
+      pointer = { name: new TextDecoder().decode(bytes).trim(), at: Date.now() };
+      return pointer.name;
+    },
+    async open(name) {
+      let manifest = manifests.get(name);
+      if (!manifest) {
+        manifest = await loadManifest(storage, name);
+        manifests.set(name, manifest);
+      }
+      return releaseView(storage, blobs, manifest);
+    },
+  };
 }
 
-async function loadManifest(bucket: R2Bucket, name: string): Promise<Manifest> {
-  const object = await getOrUnavailable(bucket, manifestKey(name));
-  if (!object) throw notFound(`Unknown release: ${name}`);
+async function loadManifest(storage: ReleaseStorage, name: string): Promise<Manifest> {
+  const bytes = await readObject(storage, manifestKey(name));
+  if (!bytes) throw notFound(`Unknown release: ${name}`);
   let manifest: Manifest;
   try {
-    manifest = JSON.parse(await object.text()) as Manifest;
+    manifest = JSON.parse(new TextDecoder().decode(bytes)) as Manifest;
   } catch {
     throw unavailable(`The manifest of release ${name} is corrupt.`);
   }
@@ -113,7 +108,7 @@ function derivedOf(manifest: Manifest) {
   return d;
 }
 
-export function releaseView(bucket: R2Bucket, manifest: Manifest): Release {
+export function releaseView(storage: ReleaseStorage, blobs: BlobCache, manifest: Manifest): Release {
   const { starts, levelByName } = derivedOf(manifest);
   const reads: ReadCounter = { reads: 0, bytes: 0 };
   // Reads of this request still under way, by hash: concurrent rows of one shard (a bulk
@@ -122,7 +117,7 @@ export function releaseView(bucket: R2Bucket, manifest: Manifest): Release {
   const blob = <T>(hash: string): Promise<T> => {
     let read = pending.get(hash);
     if (!read) {
-      read = readBlob<T>(bucket, hash, reads).finally(() => pending.delete(hash));
+      read = readBlob<T>(storage, blobs, hash, reads).finally(() => pending.delete(hash));
       pending.set(hash, read);
     }
     return read as Promise<T>;

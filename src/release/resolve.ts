@@ -7,26 +7,32 @@ const ORTHID = /^([A-Z0-9]{5})([0-9]{5})$/;
 const FINGERPRINT = /^[A-Z]{7}$/;
 export const HOG_ID = /^HOG:([A-Z]*)([0-9]+)((?:\.[0-9]+[a-z]+)*)$/;
 
-/**
- * Entry number of an `entry_id`: entry number, then orthid, then canonical id or
- * cross-reference. Unknown → 404 "unknown"; several entries → 404 "not unique".
- */
-export async function resolveEntry(release: Release, id: string): Promise<number> {
+/** What an entry id names: one entry, none, or several (a cross-reference shared by proteins). */
+export type EntryResolution = { kind: "found"; entry: number } | { kind: "unknown" } | { kind: "ambiguous"; entries: number[] };
+
+/** Resolves an `entry_id`: entry number, then orthid, then canonical id or cross-reference. */
+export async function resolveEntry(release: Release, id: string): Promise<EntryResolution> {
   const { proteins } = release.manifest.counts;
   if (ENTRY_NUMBER.test(id)) {
     const nr = Number(id);
-    if (nr >= 1 && nr <= proteins) return nr;
+    if (nr >= 1 && nr <= proteins) return { kind: "found", entry: nr };
   }
   const m = ORTHID.exec(id);
   if (m) {
     const genome = release.manifest.genomes.find((g) => g.code === m[1]);
     const index = Number(m[2]);
-    if (genome && index >= 1 && index <= genome.nrEntries) return genome.firstEntry + index - 1;
+    if (genome && index >= 1 && index <= genome.nrEntries) return { kind: "found", entry: genome.firstEntry + index - 1 };
   }
   const entries = await release.lookup(release.manifest.indexes.entryIds, id);
-  if (!entries || entries.length === 0) throw notFound(`requested id '${echo(id)}' is unknown`);
-  if (entries.length > 1) throw notFound(`requested id '${echo(id)}' is not unique`);
-  return entries[0];
+  if (!entries || entries.length === 0) return { kind: "unknown" };
+  return entries.length === 1 ? { kind: "found", entry: entries[0] } : { kind: "ambiguous", entries };
+}
+
+/** The entry number of an `entry_id` a route was given: unknown → 404 "unknown"; several entries → 404 "not unique". */
+export async function entryNumber(release: Release, id: string): Promise<number> {
+  const resolved = await resolveEntry(release, id);
+  if (resolved.kind === "found") return resolved.entry;
+  throw notFound(`requested id '${echo(id)}' is ${resolved.kind === "unknown" ? "unknown" : "not unique"}`);
 }
 
 export async function proteinRow(release: Release, entry: number): Promise<ProteinRow> {
@@ -62,7 +68,7 @@ export async function resolveGroup(release: Release, id: string): Promise<GroupR
     if (nrs && nrs.length > 1) throw notFound(`${echo(id)} is not a unique id`);
     if (nrs && nrs.length === 1) return release.row(release.manifest.tables.groups, nrs[0] - 1);
   }
-  const protein = await proteinRow(release, await resolveEntry(release, id));
+  const protein = await proteinRow(release, await entryNumber(release, id));
   return protein.group ? release.row(release.manifest.tables.groups, protein.group - 1) : undefined;
 }
 
@@ -74,7 +80,7 @@ export async function resolveHog(release: Release, id: string): Promise<{ hogId:
     if (!m) throw notFound(`Invalid hog id: ${echo(id)}`);
     if (m[1] !== release.manifest.hogPrefix) throw new ApiError(410, `ID ${echo(id)} is no longer valid.`);
   } else {
-    const protein = await proteinRow(release, await resolveEntry(release, id));
+    const protein = await proteinRow(release, await entryNumber(release, id));
     if (!protein.hog || !protein.family) throw notFound(`${echo(id)} is not part of any HOG.`);
     // The protein row names its family: no HOG id lookup (one blob read fewer).
     return { hogId: protein.hog, family: await release.row(release.manifest.tables.families, protein.family - 1) };

@@ -1,5 +1,6 @@
 import { badRequest, echo, notFound } from "../errors.js";
 import type { Taxonomy } from "../../release-format/format.js";
+import { isAncestorOrSelf } from "../../release-format/taxonomy.js";
 import type { Release } from "./release.js";
 
 /**
@@ -71,11 +72,6 @@ export function resolveTaxonMembers(release: Release, values: string[]): number[
     }
   }
   return out;
-}
-
-function isAncestorOrSelf(t: Taxonomy, ancestor: number, level: number): boolean {
-  for (let l = level; l >= 0; l = t.parents[l]) if (l === ancestor) return true;
-  return false;
 }
 
 /**

@@ -9,16 +9,16 @@ import { upperBound } from "./sorted.js";
 import type { SeqMatch } from "../../release-format/xrefs.js";
 
 /** Queries shorter than this (in characters, i.e. code points) find nothing. */
-export const MIN_QUERY_LENGTH = 3;
+const MIN_QUERY_LENGTH = 3;
 
-export interface XrefHit {
+interface XrefHit {
   id: string;
   source: string;
   seqMatch: SeqMatch;
   entry: number;
 }
 
-export type XrefSearchResult = { tooMany: false; hits: XrefHit[] } | { tooMany: true; limit: number };
+type XrefSearchResult = { tooMany: false; hits: XrefHit[] } | { tooMany: true; limit: number };
 
 /** What the grams at one start of the query tell: none there, too common to list, these rows, or not known (leaf not read). */
 type Probe =
@@ -121,7 +121,7 @@ async function probe(grams: GramReader, ref: XrefSearchRef, q: string[], start: 
 }
 
 /** Row numbers of a postings list (LEB128 gaps). */
-export function decodePostings(bytes: Uint8Array): number[] {
+function decodePostings(bytes: Uint8Array): number[] {
   const out: number[] = [];
   let row = 0;
   let gap = 0;

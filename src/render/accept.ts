@@ -1,3 +1,5 @@
+import { ApiError } from "../errors.js";
+
 /**
  * Content negotiation on the `Accept` header (RFC 9110 §12.5.1): the quality a header gives a
  * media type is the `q` of the most specific range that matches it.
@@ -52,3 +54,15 @@ export function prefers(accept: string | undefined | null, preferred: string, ot
 
 /** A browser asking for a page: `text/html` ranked above JSON (`*\/*` alone, or no header, is an API client). */
 export const prefersHtml = (accept: string | undefined | null): boolean => prefers(accept, "text/html", "application/json");
+
+/** Interface versions a client may ask for with `Accept: application/json; version=1.6`. */
+export const API_VERSIONS = ["1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11"];
+export const LATEST_API_VERSION = API_VERSIONS[API_VERSIONS.length - 1];
+
+/** The interface version an `Accept` header selects (the latest without one); unknown ones → 406. */
+export function checkAcceptVersion(accept: string | undefined): string {
+  const m = accept ? /(?:^|;)\s*version\s*=\s*"?([^;,"\s]+)/i.exec(accept) : null;
+  if (!m) return LATEST_API_VERSION;
+  if (!API_VERSIONS.includes(m[1])) throw new ApiError(406, 'Invalid version in "Accept" header.');
+  return m[1];
+}

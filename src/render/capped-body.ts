@@ -1,5 +1,5 @@
 /** What reading a body with a size cap gave. */
-export type CappedBody =
+type CappedBody =
   | { kind: "complete"; bytes: Uint8Array }
   /** Past the cap: the rest of the stream was read and dropped up to `drainTo`, then cancelled. */
   | { kind: "over"; size: number }

@@ -40,8 +40,10 @@ table{border-collapse:collapse;margin:.4em 0;width:100%}
 th,td{text-align:left;vertical-align:top;border-bottom:1px solid var(--line);padding:.3em .6em}
 th{font-weight:600}
 td code{word-break:break-all}
-.toc{columns:18em}
-.toc li{break-inside:avoid}
+.toc{columns:22em;column-gap:2em}
+.toc ul{padding-left:1.2em}
+.toc li{break-inside:avoid;overflow-wrap:anywhere}
+.docs{overflow-wrap:anywhere}
 .tag{font-size:.8em;color:var(--muted)}
 `;
 

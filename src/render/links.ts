@@ -24,7 +24,8 @@ export function linksFor(request: Request, prefix: string): Links {
   const base = `${origin}${prefix}/api`;
   const browsable = url.searchParams.get("format") === "api";
   const mark = (u: string) => (browsable ? `${u}${u.includes("?") ? "&" : "?"}format=api` : u);
-  const self = new URL(`${origin}${prefix}${url.pathname}${url.search}`);
+  // The request's path holds the `/release/{name}` prefix when it named its release.
+  const self = new URL(`${origin}${url.pathname}${url.search}`);
   return {
     base,
     self,

@@ -1,4 +1,5 @@
 import type { GenomeInfo, ProteinRow, ProteinSummary, SequenceRow } from "../../release-format/format.js";
+import { lineage } from "../../release-format/taxonomy.js";
 import type { Release } from "../release/release.js";
 import { segment, type Links } from "./links.js";
 
@@ -9,10 +10,8 @@ export function orthid(genome: GenomeInfo, entry: number): string {
 
 /** Level names from a level up to the root (a species' lineage starts with its own name). */
 export function lineageNames(release: Release, level: number, limit = Infinity): string[] {
-  const { names, parents } = release.manifest.taxonomy;
-  const out: string[] = [];
-  for (let l = level; l >= 0 && out.length < limit; l = parents[l]) out.push(names[l]);
-  return out;
+  const { taxonomy } = release.manifest;
+  return lineage(taxonomy, level).slice(0, limit).map((l) => taxonomy.names[l]);
 }
 
 /** Genome info (GI) as nested in protein summaries and listed by the genome list. */

@@ -23,33 +23,48 @@ export function json(c: Context, body: unknown, headers: Record<string, string> 
   return new Response(stringify(body), { status, headers: { ...headers, "Content-Type": JSON_TYPE } });
 }
 
+/** Items are batched into chunks of about this many characters. */
+const STREAM_CHUNK = 16_384;
+
 /**
- * A JSON array streamed item by item, so a page of thousands of proteins never sits in
- * memory as one string. The items are written into a TransformStream as the client reads;
- * a failure after the headers are sent aborts the body, which the client sees as cut short.
+ * A JSON array streamed item by item, so a page of thousands of proteins never sits in memory
+ * as one string. Each chunk is produced when the client pulls it (backpressure); a reader that
+ * goes away (a HEAD, a 304, a page too large to render) stops production. A failure after the
+ * headers are sent errors the body, which the client sees as cut short.
  */
 export function jsonArrayStream(items: AsyncIterable<unknown>, headers: Record<string, string> = {}): Response {
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-  const writer = writable.getWriter();
+  const iterator = items[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
-  const write = async () => {
-    let chunk = "[";
-    let first = true;
-    for await (const item of items) {
-      chunk += (first ? "" : ",") + stringify(item);
-      first = false;
-      // Batch items into chunks of a few kilobytes; awaiting the write applies backpressure.
-      if (chunk.length >= 16_384) {
-        await writer.write(encoder.encode(chunk));
-        chunk = "";
+  let first = true;
+  let done = false;
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        let chunk = first ? "[" : "";
+        while (!done && chunk.length < STREAM_CHUNK) {
+          const next = await iterator.next();
+          if (next.done) done = true;
+          else {
+            chunk += (first ? "" : ",") + stringify(next.value);
+            first = false;
+          }
+        }
+        first = false;
+        if (cancelled) return;
+        if (done) chunk += "]";
+        controller.enqueue(encoder.encode(chunk));
+        if (done) controller.close();
+      } catch (error) {
+        if (cancelled) return;
+        console.error("streamed list failed after its headers were sent:", error);
+        controller.error(error);
       }
-    }
-    await writer.write(encoder.encode(`${chunk}]`));
-    await writer.close();
-  };
-  write().catch((error) => {
-    console.error("streamed list failed after its headers were sent:", error);
-    return writer.abort(error);
+    },
+    async cancel() {
+      cancelled = true;
+      await iterator.return?.();
+    },
   });
-  return new Response(readable, { headers: { ...headers, "Content-Type": JSON_TYPE } });
+  return new Response(body, { headers: { ...headers, "Content-Type": JSON_TYPE } });
 }

@@ -41,7 +41,7 @@ function newickLabel(text: string, quote: boolean): string {
   return text.replaceAll(" ", "_");
 }
 
-export interface NewickOptions {
+interface NewickOptions {
   leafLabel: LeafLabel;
   internalLabel: InternalLabel;
   quote: boolean;

@@ -1,23 +1,19 @@
 import type { Hono } from "hono";
-import { checkAcceptVersion, linksOf, postEndpoint, releaseOf, type AppContext, type AppEnv } from "../app.js";
+import { linksOf, releaseOf, type AppContext, type AppEnv } from "../context.js";
+import { checkAcceptVersion } from "../render/accept.js";
+import { postEndpoint } from "./endpoint.js";
 import { ApiError, badRequest, echo, notFound } from "../errors.js";
-import { readCapped } from "../render/capped-body.js";
 import { proteinRecord } from "../render/protein.js";
 import { json } from "../render/respond.js";
 import { proteinsWithSequences, resolveEntries } from "../release/bulk.js";
 
 const MAX_IDS = 1000;
-/** Largest body read: a thousand ids need a few tens of kilobytes. */
-const MAX_BODY_BYTES = 1024 * 1024;
 const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json$/;
 
-/** The body as text, read chunk by chunk and refused past the cap whatever Content-Length says. */
-async function readBody(request: Request): Promise<string> {
-  const read = await readCapped(request.body, MAX_BODY_BYTES);
-  if (read.kind === "over") throw new ApiError(413, `Request body too large: at most ${MAX_BODY_BYTES} bytes.`);
-  if (read.kind === "broken") throw badRequest("JSON parse error - the body was cut short");
+/** The body the entry read (within its cap), as text. */
+function bodyText(c: AppContext): string {
   try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(read.bytes);
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(c.var.body);
   } catch {
     throw badRequest("JSON parse error - the body is not valid UTF-8");
   }
@@ -31,7 +27,7 @@ async function requestedIds(c: AppContext): Promise<string[]> {
   }
   let body: unknown;
   try {
-    body = JSON.parse(await readBody(c.req.raw));
+    body = JSON.parse(bodyText(c));
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw badRequest(`JSON parse error - ${error instanceof Error ? error.message : String(error)}`);

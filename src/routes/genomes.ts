@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
-import { getEndpoint, pathParam, linksOf, releaseOf, type AppEnv } from "../app.js";
+import { getEndpoint } from "./endpoint.js";
+import { pathParam, linksOf, releaseOf, type AppEnv } from "../context.js";
 import { paginate } from "../render/pagination.js";
 import { genomeInfo, lineageNames, proteinSummary } from "../render/protein.js";
 import { json, jsonArrayStream } from "../render/respond.js";

@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
-import { getEndpoint, pathParam, linksOf, releaseOf, type AppEnv } from "../app.js";
+import { getEndpoint } from "./endpoint.js";
+import { pathParam, linksOf, releaseOf, type AppEnv } from "../context.js";
 import { segment } from "../render/links.js";
 import { paginate } from "../render/pagination.js";
 import { proteinSummary } from "../render/protein.js";

@@ -1,43 +1,66 @@
 import type { Hono } from "hono";
-import { getEndpoint, pathParam, linksOf, releaseOf, type AppContext, type AppEnv } from "../app.js";
+import { getEndpoint } from "./endpoint.js";
+import { pathParam, linksOf, releaseOf, type AppContext, type AppEnv } from "../context.js";
 import { badRequest, notFound } from "../errors.js";
 import { segment, type Links } from "../render/links.js";
 import { proteinSummary } from "../render/protein.js";
 import { paginate } from "../render/pagination.js";
 import { json, jsonArrayStream } from "../render/respond.js";
 import { SPECIATION, type FamilyRow, type HogListRow } from "../../release-format/format.js";
-import { childIds, isPrefixId, levelsOfId, nodeOnLevel, nodesWithId, parentIds } from "../release/hogs.js";
+import { isAncestorOrSelf as isAncestorLevel } from "../../release-format/taxonomy.js";
+import { mostAncientFirst, type ImpliedHog } from "../../release-format/hog-levels.js";
+import { childIds, impliedHog, impliedHogsOf, isPrefixId, levelsOfId, nodeOnLevel, nodesWithId, parentIds } from "../release/hogs.js";
 import type { Release } from "../release/release.js";
 import { resolveHog } from "../release/resolve.js";
 
 const UNKNOWN_LEVEL = "Invalid or unknown level parameter for this HOG";
+const UNKNOWN_LIST_LEVEL = "Invalid or unknown level parameter: give a level name of the taxonomy or a species code.";
+const UNKNOWN_COMPARE_WITH = "Invalid or unknown compare_with parameter: give a level name of the taxonomy.";
 const NOT_UNIQUE = "hog_id / level combination does not identify a unique HOG.";
 
 type Level = { root: true } | { root: false; level: number } | undefined;
 
 /** The `level` parameter: absent, `root` (any case), or a level name or species code. */
-function levelParam(c: AppContext, release: Release): Level {
+function levelParam(c: AppContext, release: Release, unknown = UNKNOWN_LEVEL): Level {
   const raw = c.req.query("level");
   if (raw === undefined) return undefined;
   if (raw.toLowerCase() === "root") return { root: true };
   const level = release.levelByName.get(raw);
-  if (level === undefined) throw notFound(UNKNOWN_LEVEL);
+  if (level === undefined) throw notFound(unknown);
   return { root: false, level };
 }
 
 /**
- * The node a HOG id stands for on a level: its own deepest node without a level, the root
- * with `root`, else its node on that level or, on a more ancient level, the ancestral HOG
- * containing it.
+ * A HOG on one level: a node of the family, or an implied HOG (release-format/hog-levels.ts),
+ * with its members as positions in the family's member list.
  */
-function hogOnLevel(family: FamilyRow, hogId: string, level: Level): { node: number; onLevel: number } {
+interface HogAt {
+  id: string;
+  onLevel: number;
+  node: number;
+  members: number[];
+}
+
+function nodeHog(family: FamilyRow, node: number, onLevel: number): HogAt {
+  const { id, lo, hi } = family.nodes[node];
+  return { id, onLevel, node, members: Array.from({ length: hi - lo }, (_, k) => lo + k) };
+}
+
+/**
+ * The HOG a HOG id stands for on a level: its own deepest node without a level, the root
+ * with `root`, else its node on that level, on a more ancient level the ancestral HOG
+ * containing it, and on a level below its nodes (down to the species) its implied HOG there.
+ */
+function hogOnLevel(release: Release, family: FamilyRow, hogId: string, level: Level): HogAt {
   const top = nodesWithId(family, hogId)[0];
-  if (!level) return { node: top, onLevel: family.nodes[top].levels[0] };
-  if (level.root) return { node: 0, onLevel: family.nodes[0].levels[0] };
+  if (!level) return nodeHog(family, top, family.nodes[top].levels[0]);
+  if (level.root) return nodeHog(family, 0, family.nodes[0].levels[0]);
   const onLevel = level.level;
   const node = nodesWithId(family, hogId).find((i) => family.nodes[i].levels.includes(onLevel)) ?? nodeOnLevel(family, top, onLevel);
-  if (node === undefined) throw notFound(NOT_UNIQUE);
-  return { node, onLevel };
+  if (node !== undefined) return nodeHog(family, node, onLevel);
+  const implied = impliedHog(family, release, hogId, onLevel);
+  if (!implied) throw notFound(NOT_UNIQUE);
+  return { id: implied.id, onLevel, node: implied.node, members: implied.members };
 }
 
 /** Child HOG shape: id, level-less URLs and every level of the id. */
@@ -46,16 +69,19 @@ function childHog(release: Release, links: Links, f: FamilyRow, id: string) {
     hog_id: id,
     levels_url: links.api(`/hog/${segment(id)}/`),
     members_url: links.api(`/hog/${segment(id)}/members/`),
-    alternative_levels: levelsOfId(f, id).map((l) => release.manifest.taxonomy.names[l]),
+    alternative_levels: levelsOfId(f, id, release.manifest.taxonomy).map((l) => release.manifest.taxonomy.names[l]),
   };
 }
 
-/** The HOG record of one node seen on one level. */
-function hogRecord(release: Release, links: Links, f: FamilyRow, node: number, level: number) {
+/**
+ * The HOG record of one node seen on one level, or of an implied HOG (anchored at that node:
+ * the same id and parents, no children, its own members' completeness).
+ */
+function hogRecord(release: Release, links: Links, f: FamilyRow, node: number, level: number, implied?: ImpliedHog) {
   const n = f.nodes[node];
   const names = release.manifest.taxonomy.names;
   const levelName = names[level];
-  const others = levelsOfId(f, n.id).filter((l) => l !== level).map((l) => names[l]);
+  const others = levelsOfId(f, n.id, release.manifest.taxonomy).filter((l) => l !== level).map((l) => names[l]);
   return {
     hog_id: n.id,
     level: levelName,
@@ -63,11 +89,11 @@ function hogRecord(release: Release, links: Links, f: FamilyRow, node: number, l
     members_url: links.api(`/hog/${segment(n.id)}/members/`, { level: levelName }),
     ...(others.length ? { alternative_levels: others } : {}),
     roothog_id: f.rootHog,
-    completeness_score: n.completeness,
+    completeness_score: implied ? implied.completeness : n.completeness,
     description: f.description,
     similar_profile_hogs: links.api(`/hog/${segment(f.rootId)}/similar_profile_hogs/`),
     parent_hogs: parentIds(f, node).map((id) => childHog(release, links, f, id)),
-    children_hogs: childIds(f, node).map((id) => childHog(release, links, f, id)),
+    children_hogs: implied ? [] : childIds(f, node).map((id) => childHog(release, links, f, id)),
   };
 }
 
@@ -84,9 +110,7 @@ function eventSince(release: Release, row: HogListRow, since: number): string {
 }
 
 function isAncestorOrSelf(release: Release, ancestor: number, level: number): boolean {
-  const { parents } = release.manifest.taxonomy;
-  for (let l = level; l >= 0; l = parents[l]) if (l === ancestor) return true;
-  return false;
+  return isAncestorLevel(release.manifest.taxonomy, ancestor, level);
 }
 
 export function hogRoutes(app: Hono<AppEnv>) {
@@ -99,14 +123,14 @@ export function hogRoutes(app: Hono<AppEnv>) {
       const release = releaseOf(c);
       const links = linksOf(c);
       const { names } = release.manifest.taxonomy;
-      const level = levelParam(c, release);
+      const level = levelParam(c, release, UNKNOWN_LIST_LEVEL);
       const onLevel = level && !level.root ? level.level : undefined;
       const compareWith = c.req.query("compare_with");
       let since: number | undefined;
       if (compareWith !== undefined) {
         if (onLevel === undefined) throw badRequest("compare_with needs a level parameter naming a level of the taxonomy.");
         since = release.levelByName.get(compareWith);
-        if (since === undefined) throw notFound(UNKNOWN_LEVEL);
+        if (since === undefined) throw notFound(UNKNOWN_COMPARE_WITH);
         if (since === onLevel || !isAncestorOrSelf(release, since, onLevel)) {
           throw badRequest(`compare_with must be a level more ancient than ${names[onLevel]}.`);
         }
@@ -149,10 +173,14 @@ export function hogRoutes(app: Hono<AppEnv>) {
         const node = level ? 0 : nodesWithId(family, hogId)[0];
         return json(c, [hogRecord(release, links, family, node, family.nodes[node].levels[0])]);
       }
+      // Nodes on the level and the implied HOGs there (after the node they are anchored at), in tree order.
+      const related = (id: string) => isPrefixId(id, hogId) || isPrefixId(hogId, id);
+      const implied = impliedHogsOf(family, release).filter((h) => h.level === level.level && related(h.id));
       const records = [];
+      let k = 0;
       for (const [i, n] of family.nodes.entries()) {
-        if (n.kind !== SPECIATION || !n.levels.includes(level.level)) continue;
-        if (isPrefixId(n.id, hogId) || isPrefixId(hogId, n.id)) records.push(hogRecord(release, links, family, i, level.level));
+        if (n.kind === SPECIATION && n.levels.includes(level.level) && related(n.id)) records.push(hogRecord(release, links, family, i, level.level));
+        for (; k < implied.length && implied[k].node === i; k++) records.push(hogRecord(release, links, family, i, level.level, implied[k]));
       }
       return json(c, records);
     },
@@ -168,12 +196,11 @@ export function hogRoutes(app: Hono<AppEnv>) {
       const links = linksOf(c);
       const level = levelParam(c, release);
       const { hogId, family } = await resolveHog(release, pathParam(c, "hog_id"));
-      const { node, onLevel } = hogOnLevel(family, hogId, level);
-      const n = family.nodes[node];
-      const members = family.members.slice(n.lo, n.hi).sort((a, b) => a.entry - b.entry);
+      const hog = hogOnLevel(release, family, hogId, level);
+      const members = hog.members.map((m) => family.members[m]).sort((a, b) => a.entry - b.entry);
       return json(c, {
-        hog_id: n.id,
-        level: release.manifest.taxonomy.names[onLevel],
+        hog_id: hog.id,
+        level: release.manifest.taxonomy.names[hog.onLevel],
         members: members.map((m) => proteinSummary(release, links, m)),
       });
     },
@@ -188,15 +215,14 @@ export function hogRoutes(app: Hono<AppEnv>) {
       const release = releaseOf(c);
       const level = levelParam(c, release);
       const { hogId, family } = await resolveHog(release, pathParam(c, "hog_id"));
-      const { node } = hogOnLevel(family, hogId, level);
-      const n = family.nodes[node];
+      const hog = hogOnLevel(release, family, hogId, level);
       const go = await release.row(release.manifest.tables.familyGo, family.family - 1);
       const counts = new Map<number, number>();
-      for (let m = n.lo; m < n.hi; m++) for (const t of go.members[m]) counts.set(t, (counts.get(t) ?? 0) + 1);
-      const size = Math.max(1, n.hi - n.lo);
+      for (const m of hog.members) for (const t of go.members[m]) counts.set(t, (counts.get(t) ?? 0) + 1);
+      const size = Math.max(1, hog.members.length);
       const rows = [...counts].map(([t, k]) => {
         const [term, name, aspect, ic] = go.terms[t];
-        return { id: n.id, GO_term: term, name, aspect: ASPECTS[aspect], ic, score: Math.round((k / size) * 1e4) / 1e4 };
+        return { id: hog.id, GO_term: term, name, aspect: ASPECTS[aspect], ic, score: Math.round((k / size) * 1e4) / 1e4 };
       });
       rows.sort((a, b) => (a.aspect < b.aspect ? -1 : a.aspect > b.aspect ? 1 : b.score - a.score || b.ic - a.ic || (a.GO_term < b.GO_term ? -1 : 1)));
       return json(c, rows);
@@ -232,7 +258,7 @@ export function hogRoutes(app: Hono<AppEnv>) {
           hog_id: other,
           levels_url: links.api(`/hog/${segment(other)}/`),
           members_url: links.api(`/hog/${segment(other)}/members/`),
-          alternative_levels: levels.map((l) => names[l]),
+          alternative_levels: mostAncientFirst(levels, release.manifest.taxonomy).map((l) => names[l]),
           in_species: codes(genomes),
           jaccard_similarity: jaccard,
         })),

@@ -1,8 +1,8 @@
 import type { Hono } from "hono";
-import { getEndpoint, pathParam, releaseOf, type AppContext, type AppEnv } from "../app.js";
+import { getEndpoint } from "./endpoint.js";
+import { pathParam, releaseOf, type AppContext, type AppEnv } from "../context.js";
 import { linksFor } from "../render/links.js";
 import { familyOrthoXml } from "../render/orthoxml.js";
-import { openRelease } from "../release/release.js";
 import { resolveHog } from "../release/resolve.js";
 
 const XML_TYPE = "application/xml";
@@ -18,10 +18,9 @@ async function orthoXml(c: AppContext, augmented: boolean): Promise<Response> {
  * under `/orth/hog/…`, the path client libraries build themselves.
  */
 export function orthoXmlRoutes(app: Hono<AppEnv>) {
-  // What the /api/* middleware provides, for the paths outside /api/: links and the release.
+  // The /api/* conventions give links; the /orth/* paths need them too.
   app.use("/orth/*", async (c, next) => {
-    c.set("links", linksFor(c.req.raw, c.env.prefix));
-    if (c.req.method !== "OPTIONS") c.set("release", await openRelease(c.env.RELEASES, c.env.releaseName));
+    c.set("links", linksFor(c.req.raw, c.var.scope.prefix));
     await next();
   });
 

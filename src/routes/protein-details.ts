@@ -1,19 +1,20 @@
 import type { Hono } from "hono";
-import { getEndpoint, linksOf, pathParam, releaseOf, type AppContext, type AppEnv } from "../app.js";
+import { getEndpoint } from "./endpoint.js";
+import { linksOf, pathParam, releaseOf, type AppContext, type AppEnv } from "../context.js";
 import { badRequest, echo } from "../errors.js";
 import { domainsBody, goItems, hogOrthologItem, isoformItem, xrefItems } from "../render/protein-details.js";
 import { json } from "../render/respond.js";
 import { annotationRow, goTerms } from "../release/annotations.js";
 import { hogOrthologs } from "../release/hog-orthologs.js";
-import { proteinRow, resolveEntry } from "../release/resolve.js";
+import { proteinRow, entryNumber } from "../release/resolve.js";
+import { isOrthologType, REL_TYPES } from "../../release-format/format.js";
 import { filterXrefs, xrefsOf, type XrefFilter } from "../../release-format/xrefs.js";
 
 const XREF_FILTERS: XrefFilter[] = ["all", "exact", "maindb"];
-const ORTHOLOG_TYPES = new Set(["1:1", "1:n", "m:1", "m:n"]);
 
 /** The entry number of the `entry_id` path parameter (404 when unknown or ambiguous). */
 function entryOf(c: AppContext): Promise<number> {
-  return resolveEntry(releaseOf(c), pathParam(c, "entry_id"));
+  return entryNumber(releaseOf(c), pathParam(c, "entry_id"));
 }
 
 export function proteinDetailRoutes(app: Hono<AppEnv>) {
@@ -83,7 +84,7 @@ export function proteinDetailRoutes(app: Hono<AppEnv>) {
       const entry = await entryOf(c);
       const relType = c.req.query("rel_type");
       const row = await proteinRow(release, entry);
-      if (!row.family || !row.hog || (relType !== undefined && !ORTHOLOG_TYPES.has(relType))) return json(c, []);
+      if (!row.family || !row.hog || (relType !== undefined && !isOrthologType((REL_TYPES as readonly string[]).indexOf(relType)))) return json(c, []);
       const family = await release.row(release.manifest.tables.families, row.family - 1);
       const orthologs = hogOrthologs(family, entry, (e) => release.genomeOfEntry(e));
       return json(

@@ -1,8 +1,9 @@
 import type { Hono } from "hono";
-import { getEndpoint, pathParam, linksOf, releaseOf, type AppEnv } from "../app.js";
+import { getEndpoint } from "./endpoint.js";
+import { pathParam, linksOf, releaseOf, type AppEnv } from "../context.js";
 import { proteinRecord } from "../render/protein.js";
 import { json } from "../render/respond.js";
-import { proteinRow, resolveEntry } from "../release/resolve.js";
+import { proteinRow, entryNumber } from "../release/resolve.js";
 
 export function proteinRoutes(app: Hono<AppEnv>) {
   getEndpoint(
@@ -12,7 +13,7 @@ export function proteinRoutes(app: Hono<AppEnv>) {
     "A protein by entry number, orthid, canonical id or cross-reference.",
     async (c) => {
       const release = releaseOf(c);
-      const entry = await resolveEntry(release, pathParam(c, "entry_id"));
+      const entry = await entryNumber(release, pathParam(c, "entry_id"));
       const [row, sequence] = await Promise.all([
         proteinRow(release, entry),
         release.row(release.manifest.tables.sequences, entry - 1),

@@ -1,17 +1,17 @@
 import type { Hono } from "hono";
-import { getEndpoint, linksOf, pathParam, releaseOf, type AppContext, type AppEnv } from "../app.js";
+import { getEndpoint } from "./endpoint.js";
+import { linksOf, pathParam, releaseOf, type AppContext, type AppEnv } from "../context.js";
 import { badRequest, notFound } from "../errors.js";
 import { pairItems, pairsTable, type PairFilters } from "../render/pairs.js";
 import { paginate } from "../render/pagination.js";
 import { proteinSummary } from "../render/protein.js";
 import { json } from "../render/respond.js";
-import { HOMEOLOG, REL_TYPES, type GenomeDetail, type ProteinRow, type ProteinSummary, type Relation } from "../../release-format/format.js";
+import { HOMEOLOG, isOrthologType, REL_TYPES, type GenomeDetail, type ProteinRow, type ProteinSummary, type Relation } from "../../release-format/format.js";
 import { pairsBetween } from "../release/pairs.js";
 import type { Release } from "../release/release.js";
-import { proteinRow, resolveEntry, resolveGenome } from "../release/resolve.js";
+import { proteinRow, entryNumber, resolveGenome } from "../release/resolve.js";
 import { summariesOf } from "../release/summaries.js";
 
-const ORTHOLOG_TYPES = REL_TYPES.slice(0, 4);
 /** Most distinct `xrefs` sources of a pairs request: releases have about ten. */
 const MAX_XREF_SOURCES = 50;
 
@@ -32,7 +32,7 @@ async function relationsOf(release: Release, protein: ProteinRow, keep: (r: Rela
 
 async function queryProtein(c: AppContext): Promise<ProteinRow> {
   const release = releaseOf(c);
-  return proteinRow(release, await resolveEntry(release, pathParam(c, "entry_id")));
+  return proteinRow(release, await entryNumber(release, pathParam(c, "entry_id")));
 }
 
 export function relationRoutes(app: Hono<AppEnv>) {
@@ -46,10 +46,10 @@ export function relationRoutes(app: Hono<AppEnv>) {
       const links = linksOf(c);
       const wanted = c.req.query("rel_type");
       // Any rel_type other than the four ortholog types selects nothing (the reference's rule).
-      const code = wanted === undefined ? -1 : (ORTHOLOG_TYPES as readonly string[]).indexOf(wanted);
-      if (wanted !== undefined && code < 0) return json(c, []);
+      const code = wanted === undefined ? -1 : (REL_TYPES as readonly string[]).indexOf(wanted);
+      if (wanted !== undefined && !isOrthologType(code)) return json(c, []);
       const protein = await queryProtein(c);
-      const orthologs = await relationsOf(release, protein, ([, t]) => t < ORTHOLOG_TYPES.length && (code < 0 || t === code));
+      const orthologs = await relationsOf(release, protein, ([, t]) => isOrthologType(t) && (code < 0 || t === code));
       return json(
         c,
         orthologs.map(({ relation: [, t, distance, score], partner }) => ({

@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
-import { getEndpoint, linksOf, type AppEnv } from "../app.js";
+import { getEndpoint } from "./endpoint.js";
+import { linksOf, type AppEnv } from "../context.js";
 import { json } from "../render/respond.js";
 
 /** The resources `GET /api/` lists, each with its list URL. */

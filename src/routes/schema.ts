@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
-import { getEndpoint, linksOf, releaseOf, type AppContext, type AppEnv } from "../app.js";
+import { getEndpoint } from "./endpoint.js";
+import { linksOf, releaseOf, type AppContext, type AppEnv } from "../context.js";
 import { docsPage } from "../openapi/docs-page.js";
 import { openApiDocument, type Examples } from "../openapi/document.js";
 import { prefers } from "../render/accept.js";

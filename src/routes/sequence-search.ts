@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
-import { getEndpoint, linksOf, releaseOf, type AppContext, type AppEnv } from "../app.js";
+import { getEndpoint } from "./endpoint.js";
+import { linksOf, releaseOf, type AppContext, type AppEnv } from "../context.js";
 import { badRequest } from "../errors.js";
 import { proteinRecord } from "../render/protein.js";
 import { json } from "../render/respond.js";

@@ -1,8 +1,10 @@
 import type { Hono } from "hono";
-import { getEndpoint, pathParam, releaseOf, type AppEnv } from "../app.js";
+import { getEndpoint } from "./endpoint.js";
+import { pathParam, releaseOf, type AppEnv } from "../context.js";
 import { badRequest } from "../errors.js";
 import { json } from "../render/respond.js";
 import type { GenomeInfo } from "../../release-format/format.js";
+import { mrcaLevel } from "../../release-format/taxonomy.js";
 import type { Release } from "../release/release.js";
 import { resolveGenome } from "../release/resolve.js";
 
@@ -10,11 +12,7 @@ const TYPES = ["hogs", "vps"] as const;
 
 /** Most recent common level of two genomes. */
 function mrca(release: Release, a: GenomeInfo, b: GenomeInfo): number {
-  const { parents } = release.manifest.taxonomy;
-  const above = new Set<number>();
-  for (let l = a.level; l >= 0; l = parents[l]) above.add(l);
-  for (let l = b.level; l >= 0; l = parents[l]) if (above.has(l)) return l;
-  return -1;
+  return mrcaLevel(release.manifest.taxonomy, a.level, b.level);
 }
 
 export function summaryRoutes(app: Hono<AppEnv>) {

@@ -1,5 +1,7 @@
 import type { Hono } from "hono";
-import { checkAcceptVersion, getEndpoint, pathParam, releaseOf, type AppContext, type AppEnv } from "../app.js";
+import { checkAcceptVersion } from "../render/accept.js";
+import { getEndpoint } from "./endpoint.js";
+import { pathParam, releaseOf, type AppContext, type AppEnv } from "../context.js";
 import { badRequest, echo } from "../errors.js";
 import { json } from "../render/respond.js";
 import {

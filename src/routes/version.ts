@@ -1,5 +1,7 @@
 import type { Hono } from "hono";
-import { API_VERSIONS, getEndpoint, releaseOf, type AppEnv } from "../app.js";
+import { API_VERSIONS } from "../render/accept.js";
+import { getEndpoint } from "./endpoint.js";
+import { releaseOf, type AppEnv } from "../context.js";
 import { json } from "../render/respond.js";
 
 export function versionRoutes(app: Hono<AppEnv>) {

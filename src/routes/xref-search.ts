@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
-import { getEndpoint, linksOf, releaseOf, type AppEnv } from "../app.js";
+import { getEndpoint } from "./endpoint.js";
+import { linksOf, releaseOf, type AppEnv } from "../context.js";
 import { genomeInfo, orthid } from "../render/protein.js";
 import { json, stringify } from "../render/respond.js";
 import { searchXrefs } from "../release/xref-search.js";

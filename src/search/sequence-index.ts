@@ -18,9 +18,9 @@ const APPROXIMATE_KMERS = 64;
 /** A k-mer in more entries than this says little about homology; approximate search skips it. */
 const COMMON_KMER = 20_000;
 /** Candidates an exact search checks at most: a query this unspecific is refused. */
-export const MAX_EXACT_CANDIDATES = 2_000;
+const MAX_EXACT_CANDIDATES = 2_000;
 /** Candidates approximate search aligns (reference E.2). */
-export const APPROXIMATE_CANDIDATES = 50;
+const APPROXIMATE_CANDIDATES = 50;
 
 /**
  * The postings of one code in a shard, decoding only what leads to them: the code gaps up to

@@ -8,7 +8,7 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 export const SOAP_ENV = "http://schemas.xmlsoap.org/soap/envelope/";
 const SOAP12_ENV = "http://www.w3.org/2003/05/soap-envelope";
 /** Deepest element nesting accepted: an RPC envelope needs six levels, a list of lists eight. */
-export const MAX_DEPTH = 32;
+const MAX_DEPTH = 32;
 
 /** A SOAP fault to answer with: `soap:Client`, `soap:Server` or `soap:VersionMismatch`. */
 export class SoapFault extends Error {

@@ -4,7 +4,7 @@
  */
 import { ApiError } from "../errors.js";
 import { annotationRow } from "../release/annotations.js";
-import { REL_TYPES, type AnnotationRow, type GroupRow, type ProteinRow, type SequenceRow } from "../../release-format/format.js";
+import { isOrthologType, REL_TYPES, type AnnotationRow, type GroupRow, type ProteinRow, type SequenceRow } from "../../release-format/format.js";
 import type { Release } from "../release/release.js";
 import { proteinRow, resolveEntry } from "../release/resolve.js";
 import { rowsOf } from "../release/summaries.js";
@@ -29,24 +29,15 @@ const PREFERRED_SOURCES = ["UniProtKB/SwissProt", "UniProtKB/TrEMBL", "Ensembl P
 
 /** An entry id that must resolve: unknown or ambiguous ids are Client faults. */
 async function entryOf(release: Release, id: string): Promise<number> {
-  try {
-    return await resolveEntry(release, id.trim());
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) {
-      throw clientFault(`${error.detail.endsWith("is not unique") ? "Ambiguous" : "Unknown"} entry id: ${id.slice(0, 100)}`);
-    }
-    throw error;
-  }
+  const resolved = await resolveEntry(release, id.trim());
+  if (resolved.kind === "found") return resolved.entry;
+  throw clientFault(`${resolved.kind === "ambiguous" ? "Ambiguous" : "Unknown"} entry id: ${id.slice(0, 100)}`);
 }
 
 /** An entry id that may not resolve (list operations answer an empty list then). */
 async function entryOrNone(release: Release, id: string): Promise<number | undefined> {
-  try {
-    return await resolveEntry(release, id.trim());
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return undefined;
-    throw error;
-  }
+  const resolved = await resolveEntry(release, id.trim());
+  return resolved.kind === "found" ? resolved.entry : undefined;
 }
 
 const idOf = (release: Release, entry: number) => orthid(release.genomeOfEntry(entry), entry);
@@ -54,7 +45,7 @@ const idOf = (release: Release, entry: number) => orthid(release.genomeOfEntry(e
 /** Pairwise orthologs of an entry: `[partner, relation type]` by partner entry number. */
 async function orthologsOf(release: Release, entry: number): Promise<Array<[number, string]>> {
   const relations = await release.row(release.manifest.tables.relations, entry - 1);
-  return relations.filter(([, t]) => t < 4).map(([partner, t]) => [partner, REL_TYPES[t]]);
+  return relations.filter(([, t]) => isOrthologType(t)).map(([partner, t]) => [partner, REL_TYPES[t]]);
 }
 
 /** The release's id types: 0 the orthid, then one per cross-reference source. */

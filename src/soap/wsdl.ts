@@ -1,5 +1,11 @@
-/** The WSDL 1.1 document of the SOAP interface (reference D.3), its address from the request origin. */
+/**
+ * The WSDL 1.1 document of the SOAP interface (reference D.3), its address from the request
+ * origin. The SOAP encoding schema it builds on is imported from the service itself
+ * (`{origin}{prefix}/soap/encoding/`, soap/encoding-schema.ts), so a client that reaches only
+ * the service can read the WSDL whole.
+ */
 import { xmlEscape } from "../render/xml.js";
+import { encodingSchemaUrl, SOAP_ENCODING_NS } from "./encoding-schema.js";
 import { ORTH_NS } from "./xml-out.js";
 
 type Part = [name: string, type: string];
@@ -42,7 +48,7 @@ export function wsdl(soapUrl: string): string {
     xmlns:xsd="http://www.w3.org/2001/XMLSchema">
   <types>
     <xsd:schema targetNamespace="${ORTH_NS}">
-      <xsd:import namespace="http://schemas.xmlsoap.org/soap/encoding/"/>
+      <xsd:import namespace="${SOAP_ENCODING_NS}" schemaLocation="${xmlEscape(encodingSchemaUrl(soapUrl))}"/>
       <xsd:import namespace="http://schemas.xmlsoap.org/wsdl/"/>
 ${soapArray("ArrayOfString", "xsd:string")}
 ${soapArray("ArrayOfArrayOfString", "tns:ArrayOfString")}

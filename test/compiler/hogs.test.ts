@@ -159,6 +159,32 @@ describe.skipIf(!hasSharedData)("hog-fixtures", () => {
     }
   });
 
+  it("gives a gene below a duplication an id no group of the file has (FastOMA letters nested paralogGroups apart)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "orth-hog-"));
+    writeFileSync(join(dir, "letters.nwk"), "((A,B)AB,C)ABC;");
+    const ids = [1, 2, 3, 4, 5, 6];
+    const species = ["A", "A", "A", "A", "B", "C"];
+    const genes = ["A", "B", "C"].map(
+      (sp, s) =>
+        `<species name="${sp}" NCBITaxId="${s + 1}"><database name="d" version="1"><genes>` +
+        ids.filter((i) => species[i - 1] === sp).map((i) => `<gene id="${i}" protId="${sp}${i}"/>`).join("") +
+        `</genes></database></species>`,
+    );
+    // FastOMA counts the nested paralogGroup as one copy (.1a), so the gene after it is its .1b and the group .1c;
+    // flattened, the gene 3 would take .1c.
+    writeFileSync(
+      join(dir, "letters.orthoxml"),
+      `<orthoXML xmlns="http://orthoXML.org/2011/" version="0.5" origin="t" originVersion="1">\n${genes.join("\n")}\n<groups>\n` +
+        `<orthologGroup id="HOG:0000001_1"><property name="TaxRange" value="ABC"/>\n<geneRef id="6"/>\n<paralogGroup>\n` +
+        `<paralogGroup><geneRef id="1"/><geneRef id="2"/></paralogGroup>\n<geneRef id="3"/>\n` +
+        `<orthologGroup id="HOG:0000001.1c_2"><property name="TaxRange" value="AB"/><geneRef id="4"/><geneRef id="5"/></orthologGroup>\n` +
+        `</paralogGroup>\n</orthologGroup>\n</groups>\n</orthoXML>\n`,
+    );
+    const d = await derive("letters", "", dir);
+    expect(d.problems.list).toEqual([]);
+    expect(hogs(d, d.families[0]).map(([id]) => id)).toEqual(["HOG:0000001", "HOG:0000001.1a", "HOG:0000001.1b", "HOG:0000001.1e", "HOG:0000001.1c"]);
+  });
+
   it("keeps FastOMA ids and places sub-HOG levels (euk-HOG0001687)", async () => {
     const d = await derive("euk-HOG0001687");
     const ids = new Set(d.families.flatMap((f) => hogs(d, f).map(([id]) => id as string)));

@@ -1,5 +1,5 @@
 /**
- * The isolate's blob cache (src/release/blobs.ts), run in Node on a compiled release: bounded
+ * The isolate's blob cache (src/release/blob-cache.ts), run in Node on a compiled release: bounded
  * by the estimated heap of decoded blobs, least recently used out first, and the estimate
  * (src/release/decoded-size.ts) close to what V8 really holds.
  */
@@ -7,7 +7,9 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { unpack } from "msgpackr";
 import { describe, expect, it } from "vitest";
-import { cachedBlobBytes, clearBlobCache, MAX_CACHED_BYTES, readBlob, type ReadCounter } from "../../src/release/blobs.js";
+import { createBlobCache, MAX_CACHED_BYTES } from "../../src/release/blob-cache.js";
+import { readBlob, type ReadCounter } from "../../src/release/blobs.js";
+import type { ReleaseStorage } from "../../src/release/storage.js";
 import { decodedSize } from "../../src/release/decoded-size.js";
 import { manifestBlobs, type Manifest } from "../../release-format/format.js";
 import { TEST_BUILD } from "./serve.js";
@@ -16,17 +18,12 @@ const dir = resolve(TEST_BUILD, "sim");
 const manifest = JSON.parse(readFileSync(resolve(dir, "manifest.json"), "utf8")) as Manifest;
 const file = (hash: string) => readFileSync(resolve(dir, "blobs", `${hash}.msgpack`));
 
-/** An R2 bucket reading the release folder. */
-const bucket = {
-  async get(key: string) {
-    const bytes = readFileSync(resolve(dir, key));
-    return { arrayBuffer: async () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) };
-  },
-} as unknown as R2Bucket;
+/** Storage reading the release folder. */
+const storage: ReleaseStorage = { get: async (key) => new Uint8Array(readFileSync(resolve(dir, key))) };
 
 describe("the isolate's blob cache", () => {
   it("holds decoded blobs within its bound, evicting the least recently used", async () => {
-    clearBlobCache();
+    const cache = createBlobCache();
     const hashes = manifestBlobs(manifest);
     const estimated = hashes.reduce((sum, h) => sum + decodedSize(unpack(file(h))), 0);
     // The test release must overflow the cache several times for the test to mean anything;
@@ -35,18 +32,17 @@ describe("the isolate's blob cache", () => {
     const counter: ReadCounter = { reads: 0, bytes: 0 };
     for (let r = 0; r < rounds; r++) {
       for (const hash of hashes) {
-        await readBlob(bucket, hash, counter);
-        expect(cachedBlobBytes()).toBeLessThanOrEqual(MAX_CACHED_BYTES);
+        await readBlob(storage, cache, hash, counter);
+        expect(cache.bytes).toBeLessThanOrEqual(MAX_CACHED_BYTES);
       }
     }
     if (estimated > MAX_CACHED_BYTES) expect(counter.reads).toBeGreaterThan(hashes.length);
     else expect(counter.reads).toBe(hashes.length);
     // The most recently read blob is held: reading it again reads nothing.
     const before = counter.reads;
-    await readBlob(bucket, hashes[hashes.length - 1], counter);
+    await readBlob(storage, cache, hashes[hashes.length - 1], counter);
     expect(counter.reads).toBe(before);
-    clearBlobCache();
-    expect(cachedBlobBytes()).toBe(0);
+    expect(cache.bytes).toBeLessThanOrEqual(MAX_CACHED_BYTES);
   });
 
   it("estimates a decoded blob's heap from its values", () => {

@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acceptQuality, prefersHtml } from "../../src/render/accept.js";
-import { readShownBody } from "../../src/render/browsable.js";
+import { readShownBody } from "../../src/middleware/browsable.js";
 import { browsableHref, browsablePage, parseLinkHeader } from "../../src/render/html.js";
 import { serveRelease, TEST_BUILD, type ServedRelease } from "./serve.js";
 
@@ -323,6 +323,40 @@ describe.skipIf(!hasChromium)("the browsable API in Chromium", () => {
     await Promise.all([page.waitForURL(href), example.click()]);
     expect(await page.locator("#response-headers").textContent()).toContain("HTTP 200 OK");
     expect(JSON.parse((await page.locator("#response-body").textContent())!).entry_url).toMatch(/\/protein\/\d+\/$/);
+  });
+
+  it("fits the documentation page's endpoint index in its columns, on a wide screen and a phone", async () => {
+    // A long release name makes the example URLs long too.
+    const docsUrl = `${served.origin}/release/${served.manifest.name}/api/docs/`;
+    try {
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        expect((await page.goto(docsUrl))!.status()).toBe(200);
+        // (A string: the suite compiles without the DOM library.)
+        const fit = await page.evaluate(`(() => {
+          const toc = document.querySelector("nav.toc");
+          const right = toc.getBoundingClientRect().right;
+          const items = [...toc.querySelectorAll("li")];
+          return {
+            items: items.length,
+            toc: { scrollWidth: toc.scrollWidth, clientWidth: toc.clientWidth },
+            // An entry wider than its column (scrolled, or spilling past the index's edge) is cut off.
+            clipped: items
+              .filter((li) => li.scrollWidth > li.clientWidth || li.getBoundingClientRect().right > right + 0.5)
+              .map((li) => li.textContent),
+            page: { scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth },
+          };
+        })()`) as { items: number; toc: { scrollWidth: number; clientWidth: number }; clipped: string[]; page: { scrollWidth: number; clientWidth: number } };
+        expect(fit.items, `${width} px`).toBeGreaterThan(30);
+        expect(fit.toc.scrollWidth, `${width} px: the index scrolls sideways`).toBeLessThanOrEqual(fit.toc.clientWidth);
+        expect(fit.clipped, `${width} px: index entries cut off`).toEqual([]);
+        expect(fit.page.scrollWidth, `${width} px: the page scrolls sideways`).toBeLessThanOrEqual(fit.page.clientWidth);
+        const toc = await page.locator("nav.toc").boundingBox();
+        await page.screenshot({ path: resolve(ARTIFACTS, `docs-index-${width}.png`), clip: { x: 0, y: toc!.y, width, height: Math.min(toc!.height, 900) }, fullPage: true });
+      }
+    } finally {
+      await page.setViewportSize({ width: 1200, height: 900 });
+    }
   });
 
   it("renders a hostile id inert", async () => {

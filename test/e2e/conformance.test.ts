@@ -236,7 +236,7 @@ function conformance(name: string, serve: () => Promise<ServedRelease>) {
         [`/hog/HOG:${hogPrefix}9999999/`, 404, /is unknown$/],
         [`/hog/HOG:${hogPrefix === "Q" ? "R" : "Q"}0000001/`, 410, /is no longer valid\.$/],
         ["/hog/HOG:X/members/?level=Nowhere", 404, /./],
-        ["/hog/?level=Nowhere", 404, "Invalid or unknown level parameter for this HOG"],
+        ["/hog/?level=Nowhere", 404, "Invalid or unknown level parameter: give a level name of the taxonomy or a species code."],
         ["/taxonomy/Nowhere/", 404, "root level 'Nowhere' not found"],
         ["/taxonomy/?type=bogus", 400, /^Invalid type='bogus'/],
         ["/genome/?per_page=abc", 400, "Invalid per_page."],

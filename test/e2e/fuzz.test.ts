@@ -11,12 +11,12 @@
  * scales the number of runs); a failure prints its seed, path and counterexample (FUZZ_SHRINK=1
  * shrinks it first, which costs many more requests).
  *
- * `registeredPaths()` gives the routes; the release's own ids are mixed into the hostile ones, so
+ * `registeredPaths(createApp())` gives the routes; the release's own ids are mixed into the hostile ones, so
  * some fuzzed requests succeed and are checked as successes.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registeredPaths } from "../../src/index.js";
+import { createApp, registeredPaths } from "../../src/app.js";
 import {
   checkRestAnswer,
   checkSoapAnswer,
@@ -159,7 +159,7 @@ describe("fuzz: hostile and malformed input against the served worker", () => {
     const protein = JSON.parse((await send("GET", "/api/protein/1/")).text) as { sequence: string; canonicalid: string };
     ids.entry.push(protein.canonicalid);
     sequence = protein.sequence;
-    endpoints = registeredPaths();
+    endpoints = registeredPaths(createApp());
     expect(endpoints.length).toBeGreaterThan(30);
     server.takeLog();
   });

@@ -6,7 +6,7 @@
  */
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registeredPaths } from "../../src/index.js";
+import { createApp, registeredPaths } from "../../src/app.js";
 import { checkResponse, loadSchema, responseErrors, templateOf, type OpenApiDocument } from "../openapi-check.js";
 import { hasSharedData, warnWithoutSharedData } from "../shared-data.js";
 import { getJson, serveRelease, type ServedRelease } from "./serve.js";
@@ -319,7 +319,7 @@ describe.each(releases)("the OpenAPI document on %s", (name) => {
     const documented = new Map<string, string>();
     for (const template of Object.keys(doc.paths)) documented.set(`${serverPath(doc, template)}${template}`, template);
     // The SOAP endpoint and its WSDL are described by the WSDL, not by this document.
-    const paths = new Set(registeredPaths().map(fromHono).filter((p) => !p.startsWith("/soap")));
+    const paths = new Set(registeredPaths(createApp()).map(fromHono).filter((p) => !p.startsWith("/soap")));
     // `/api/protein/bulk_retrieve` is also served without its slash (a redirect would lose the body).
     const registered = [...paths].filter((p) => p.endsWith("/") || !paths.has(`${p}/`));
     const undocumented = registered.filter((p) => !documented.has(p));
@@ -417,9 +417,13 @@ describe("checkResponse", () => {
     const group = { group_nr: 1, fingerprint: "ABCDEFG", description: "", related_groups: "http://h/api/group/1/close_groups/", members };
     expect(check("/group/{group_id}/", 200, group)).not.toThrow();
     expect(check("/group/{group_id}/", 200, {})).not.toThrow();
-    expect(check("/group/{group_id}/", 200, { ...group, members: [{ ...members[0], locus: { ...members[0].locus, strand: 0 } }] })).toThrow(
+    // Strand 0 is an unknown locus (or strand), all zeros; anything but 1, -1 and 0 is refused.
+    const unknownLocus = { ...members[0], chromosome: "", locus: { start: 0, end: 0, strand: 0 } };
+    expect(check("/group/{group_id}/", 200, { ...group, members: [unknownLocus] })).not.toThrow();
+    expect(check("/group/{group_id}/", 200, { ...group, members: [{ ...members[0], locus: { ...members[0].locus, strand: 2 } }] })).toThrow(
       /members\/0\/locus\/strand must be equal to one of the allowed values/,
     );
+    expect(check("/group/{group_id}/", 200, { ...group, members: [{ ...members[0], locus: { ...members[0].locus, start: -1 } }] })).toThrow(/locus\/start/);
     expect(check("/group/{group_id}/", 200, { group_nr: 1 })).toThrow();
     expect(check("/protein/{entry_id}/", 404, { detail: "requested id 'X' is unknown" })).not.toThrow();
     expect(check("/protein/{entry_id}/", 404, { detail: "x", hint: "y" })).toThrow(/additional properties \(hint\)/);

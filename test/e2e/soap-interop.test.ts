@@ -2,7 +2,9 @@
  * SOAP interoperability with independent clients: Python zeep and Perl SOAP::Lite read the
  * served WSDL and call all eight operations (test/interop/soap-clients.sh), and their answers
  * must equal the expected answers computed here over REST. Skipped, with a message, when
- * Debian's python3-zeep or libsoap-lite-perl is not installed.
+ * Debian's python3-zeep or libsoap-lite-perl is not installed. Both clients run offline (they
+ * refuse every host but loopback) with no schema of their own: the SOAP encoding schema the WSDL
+ * imports must come from the service.
  */
 import { execFile, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -142,8 +144,15 @@ describe.skipIf(missing.length > 0)("SOAP interoperability: zeep and SOAP::Lite 
     it(`both clients read the WSDL and get the REST answers, at ${where}`, async () => {
       const url = where.startsWith("a named") ? `${served.origin}/release/${served.manifest.name}` : served.origin;
       const result = await run("bash", [SCRIPT, url, expectedFile], { ...process.env, PYTHON });
-      console.log(`soap-clients.sh ${url} (${Math.round(result.ms)} ms):\n${result.output.split("\n").filter((l) => /^==|MISMATCH|checks|expected|got/.test(l)).join("\n")}`);
+      console.log(`soap-clients.sh ${url} (${Math.round(result.ms)} ms):\n${result.output.split("\n").filter((l) => /^==|MISMATCH|REFUSED|fetched|checks|expected|got/.test(l)).join("\n")}`);
       expect(result.output).not.toMatch(/MISMATCH/);
+      // Offline: neither client reached past loopback, and zeep, which holds no schema of its own,
+      // read the SOAP encoding schema the WSDL imports from the service.
+      expect(result.output).not.toMatch(/REFUSED/);
+      expect(result.output).toContain(`zeep  fetched   GET ${url}/soap/encoding/\n`);
+      expect(result.output).toContain(`zeep  fetched   GET ${url}/soap/encoding/groups/\n`);
+      expect(result.output).toMatch(/^zeep {2}ok {8}SOAP encoding schema read from the service/m);
+      expect(result.output).toMatch(/^perl {2}ok {8}nothing read from outside the service/m);
       expect(result.output).toMatch(/^zeep: all \d+ checks passed$/m);
       expect(result.output).toMatch(/^SOAP::Lite: all \d+ checks passed$/m);
       expect(result.code, result.output.slice(-3000)).toBe(0);

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasSharedData, SHARED_DATA, warnWithoutSharedData } from "../shared-data.js";
 import { parseFasta, parseTsv } from "./oracle.js";
 import { getJson, serveRelease, TEST_BUILD, type ServedRelease } from "./serve.js";
-import { OVERSIZE_DRAIN_LIMIT } from "../../src/edge/request-body.js";
+import { OVERSIZE_DRAIN_LIMIT } from "../../src/middleware/request-body.js";
 import { TIME_LIMIT_MS } from "./fuzz-support.js";
 
 const SOAP11 = "http://schemas.xmlsoap.org/soap/envelope/";
@@ -651,6 +651,67 @@ describe("SOAP contract edges on the simulated release (raw requests)", () => {
       const [answer] = await client.GetMatrixInfoAsync(null);
       expect(textOf(answer.Name)).toBe(name);
       expect((client as any).lastEndpoint).toBe(`${served.origin}/release/${name}/soap`);
+    });
+
+    it("imports the SOAP encoding schema from the service's own origin, which serves it (offline clients)", async () => {
+      const importsOf = (wsdl: any): Array<{ namespace: string; location?: string }> => {
+        const list = wsdl.types["xsd:schema"]["xsd:import"];
+        return (Array.isArray(list) ? list : [list]).map((i: any) => ({ namespace: i["@_namespace"], location: i["@_schemaLocation"] }));
+      };
+      const name = served.manifest.name;
+      const cases: Array<[string, Record<string, string>, string]> = [
+        ["/soap?wsdl", {}, `${served.origin}/soap/encoding/`],
+        ["/soap/orth.wsdl", { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "orth.example.org" }, "https://orth.example.org/soap/encoding/"],
+        [`/release/${name}/soap?wsdl`, {}, `${served.origin}/release/${name}/soap/encoding/`],
+      ];
+      for (const [path, headers, location] of cases) {
+        const imports = importsOf(await wsdlOf(path, headers));
+        expect(imports.find((i) => i.namespace === SOAPENC), path).toEqual({ namespace: SOAPENC, location });
+        // Every import that names a location names one on the service: nothing to fetch elsewhere.
+        for (const i of imports) if (i.location !== undefined) expect(i.location.startsWith(location.replace(/\/soap\/encoding\/$/, "/")), path).toBe(true);
+      }
+
+      const schemaParser = new XMLParser({ ignoreAttributes: false, parseTagValue: false, isArray: (_name, _path, _leaf, isAttribute) => !isAttribute });
+      for (const path of ["/soap/encoding/", `/release/${name}/soap/encoding/`]) {
+        const res = await fetch(`${served.origin}${path}`);
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get("Content-Type")).toBe(XML_TYPE);
+        expect(res.headers.get("ETag")).toBeTruthy();
+        expect(res.headers.get("Cache-Control")).toBe(path.startsWith("/release/") ? "public, max-age=31536000, immutable" : "public, max-age=300");
+        const text = await res.text();
+        const schema = schemaParser.parse(text)["xs:schema"][0];
+        expect(schema["@_targetNamespace"]).toBe(SOAPENC);
+        // No prefix is bound to the schema's own namespace, so nothing in it names a component of
+        // that namespace (zeep would fetch the namespace URL to resolve such a name); the member
+        // groups of Array and Struct come from a namespace of their own, served beside it.
+        expect(text.match(/xmlns(:\w+)?="[^"]*"/g)).toEqual(['xmlns:xs="http://www.w3.org/2001/XMLSchema"', 'xmlns:g="urn:ORTH:soap-encoding-groups"']);
+        expect(schema["xs:import"]).toEqual([{ "@_namespace": "urn:ORTH:soap-encoding-groups", "@_schemaLocation": "groups/" }]);
+        const named = (kind: string) => (schema[kind] ?? []).map((d: any) => d["@_name"]);
+        // What the WSDL and RPC/encoded clients use: soapenc:Array and its arrayType attribute, and
+        // the standard value types (SOAP 1.1 section 5).
+        expect(named("xs:complexType")).toEqual(expect.arrayContaining(["Array", "Struct", "string", "int", "boolean", "double", "base64Binary", "anyType"]));
+        expect(named("xs:element")).toEqual(expect.arrayContaining(["Array", "Struct", "string", "int", "anyType"]));
+        expect(named("xs:attribute")).toEqual(expect.arrayContaining(["root", "arrayType", "offset", "position"]));
+        expect(named("xs:attributeGroup")).toEqual(expect.arrayContaining(["commonAttributes", "arrayAttributes", "arrayMemberAttributes"]));
+        const array = schema["xs:complexType"].find((t: any) => t["@_name"] === "Array");
+        expect(array["xs:group"]).toEqual([{ "@_ref": "g:Array", "@_minOccurs": "0" }]);
+        expect(array["xs:attribute"].map((a: any) => [a["@_name"], a["@_form"]])).toEqual([["arrayType", "qualified"], ["offset", "qualified"], ["id", undefined], ["href", undefined]]);
+
+        const groups = await fetch(`${served.origin}${path}groups/`);
+        expect(groups.status, `${path}groups/`).toBe(200);
+        expect(groups.headers.get("Content-Type")).toBe(XML_TYPE);
+        const groupSchema = schemaParser.parse(await groups.text())["xs:schema"][0];
+        expect(groupSchema["@_targetNamespace"]).toBe("urn:ORTH:soap-encoding-groups");
+        expect(named("xs:group")).toEqual(["Array", "Struct"]);
+        expect(groupSchema["xs:group"].map((g: any) => g["@_name"])).toEqual(["Array", "Struct"]);
+      }
+      const again = await fetch(`${served.origin}/soap/encoding/`, { headers: { "If-None-Match": (await fetch(`${served.origin}/soap/encoding/`)).headers.get("ETag")! } });
+      expect(again.status).toBe(304);
+      const head = await fetch(`${served.origin}/soap/encoding/`, { method: "HEAD" });
+      expect(head.status).toBe(200);
+      const post = await fetch(`${served.origin}/soap/encoding/`, { method: "POST", body: "x" });
+      expect(post.status).toBe(405);
+      expect(post.headers.get("Allow")).toBe("GET, HEAD");
     });
   });
 

@@ -17,6 +17,10 @@
 #                   "MapIDs": [{"InIDs", "OutType", "OutIDs"}],
 #                   "Faults": [{"Operation", "Args", "FaultCode", "FaultString"}]}
 #
+# Both clients run offline: they may reach loopback hosts only (anything else is refused and
+# fails the run) and hold no schema of their own, so everything the WSDL imports (the SOAP
+# encoding schema) must be served by the service; each checks that it was.
+#
 # Prints every check; exits 0 when both clients got every expected answer, 1 on any
 # mismatch, 2 when a client is missing or the arguments are wrong.
 # Needs Debian's python3-zeep and libsoap-lite-perl. PYTHON selects the interpreter that has
@@ -24,7 +28,7 @@
 set -uo pipefail
 
 if [ $# -ne 2 ]; then
-  sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 fi
 here=$(cd "$(dirname "$0")" && pwd)

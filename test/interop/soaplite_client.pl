@@ -13,6 +13,29 @@ BEGIN {
     eval { require SOAP::Lite; 1 } or do { print STDERR "SOAP::Lite: cannot load SOAP::Lite ($@)\n"; exit 2 };
 }
 
+# Offline, as on a machine that reaches nothing but the service: every HTTP request of
+# SOAP::Lite (the WSDL, anything it imports, the calls) goes through LWP::UserAgent, which is
+# made to refuse any host but a loopback one and to record what it was asked for.
+require LWP::UserAgent;
+require HTTP::Response;
+my (@fetched, @refused);
+{
+    no warnings 'redefine';
+    my $send = \&LWP::UserAgent::send_request;
+    *LWP::UserAgent::send_request = sub {
+        my ($ua, $request) = @_;
+        my $url = $request->uri->as_string;
+        my $host = eval { $request->uri->host } // '';
+        if ($host =~ /^(?:localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/) {
+            push @fetched, $request->method . " $url";
+            return $send->(@_);
+        }
+        push @refused, $url;
+        print "perl  REFUSED   ", $request->method, " $url (not a loopback host)\n";
+        return HTTP::Response->new(500, "offline: refusing $url");
+    };
+}
+
 # The stub generated from a WSDL serialises a part of a WSDL-defined type through
 # `as_{TypeName}`; SOAP::Lite knows none for the WSDL's own ArrayOfString (it would send
 # xsi:nil), so MapIDs' InIDs gets one: a SOAP-encoded array of xsd:string items.
@@ -127,6 +150,16 @@ for my $case (@{ $expected->{Faults} }) {
     } else {
         expect($label, { answer => ref $som ? 'a SOAP answer without fault' : 'no SOAP answer' }, $want);
     }
+}
+
+# Everything SOAP::Lite read came from the service's own origin, and nothing was refused.
+{
+    my ($origin) = $wsdl =~ m{^(https?://[^/?#]+)};
+    my %seen;
+    print "perl  fetched   $_\n" for grep { !$seen{$_}++ } @fetched;
+    expect('nothing read from outside the service',
+        { refused => \@refused, elsewhere => [grep { !m{^\S+ \Q$origin\E/} } @fetched] },
+        { refused => [], elsewhere => [] });
 }
 
 if ($failures) {

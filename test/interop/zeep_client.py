@@ -1,63 +1,63 @@
 #!/usr/bin/env python3
 """Drives the eight SOAP operations with Python zeep from the served WSDL, and compares
-every answer with the expected answers of a JSON file (see soap-clients.sh).
+every answer with the expected answers of a JSON file (see soap-clients.sh). Runs offline:
+its transport reaches loopback hosts only and it holds no schema of its own, so the SOAP
+encoding schema the WSDL imports must come from the service (checked, with what was fetched).
 
 usage: zeep_client.py WSDL_URL EXPECTED_JSON
 Exit status: 0 all answers as expected, 1 a mismatch, 2 a usage or setup error.
 """
+import ipaddress
 import json
 import sys
+from urllib.parse import urlsplit
 
 try:
     import zeep
     from zeep.exceptions import Fault
     from zeep.transports import Transport
+    import requests
+    from requests.adapters import HTTPAdapter
 except ImportError as error:  # pragma: no cover
     print(f"zeep: cannot import zeep ({error})", file=sys.stderr)
     sys.exit(2)
 
 SOAPENC = "http://schemas.xmlsoap.org/soap/encoding/"
 
-# zeep imports the SOAP encoding schema (for soapenc:Array) from its namespace URL whenever a
-# WSDL uses it, whether or not the WSDL names a location. Tests run offline, so the parts of
-# that schema an RPC/encoded WSDL refers to are given here instead of being downloaded.
-SOAPENC_SCHEMA = b"""<?xml version="1.0" encoding="UTF-8"?>
-<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"
-    xmlns:tns="http://schemas.xmlsoap.org/soap/encoding/"
-    targetNamespace="http://schemas.xmlsoap.org/soap/encoding/">
-  <xs:attributeGroup name="commonAttributes">
-    <xs:attribute name="id" type="xs:ID"/>
-    <xs:attribute name="href" type="xs:anyURI"/>
-    <xs:anyAttribute namespace="##other" processContents="lax"/>
-  </xs:attributeGroup>
-  <xs:attribute name="arrayType" type="xs:string"/>
-  <xs:attribute name="offset" type="xs:string"/>
-  <xs:attributeGroup name="arrayAttributes">
-    <xs:attribute ref="tns:arrayType"/>
-    <xs:attribute ref="tns:offset"/>
-  </xs:attributeGroup>
-  <xs:group name="Array">
-    <xs:sequence>
-      <xs:any namespace="##any" minOccurs="0" maxOccurs="unbounded" processContents="lax"/>
-    </xs:sequence>
-  </xs:group>
-  <xs:element name="Array" type="tns:Array"/>
-  <xs:complexType name="Array">
-    <xs:group ref="tns:Array" minOccurs="0"/>
-    <xs:attributeGroup ref="tns:arrayAttributes"/>
-    <xs:attributeGroup ref="tns:commonAttributes"/>
-  </xs:complexType>
-</xs:schema>
-"""
+
+class LoopbackOnly(HTTPAdapter):
+    """Sends requests to loopback hosts only, as on a machine that reaches nothing but the
+    service: any other host (schemas.xmlsoap.org among them) is refused, and every URL asked
+    for is recorded. zeep is given no schema of its own: whatever the WSDL builds on must come
+    from the service."""
+
+    def __init__(self):
+        super().__init__()
+        self.fetched = []
+        self.refused = []
+
+    def send(self, request, **kwargs):
+        host = urlsplit(request.url).hostname or ""
+        try:
+            loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            loopback = False
+        if not loopback:
+            self.refused.append(request.url)
+            print(f"zeep  REFUSED   {request.method} {request.url} (not a loopback host)")
+            raise requests.exceptions.ConnectionError(f"offline: refusing {request.url}")
+        self.fetched.append((request.method, request.url))
+        return super().send(request, **kwargs)
 
 
-class OfflineSchemas(Transport):
-    """The HTTP transport, except that the SOAP encoding schema comes from SOAPENC_SCHEMA."""
-
-    def load(self, url):
-        if url.rstrip("/") == SOAPENC.rstrip("/"):
-            return SOAPENC_SCHEMA
-        return super().load(url)
+def offline_transport():
+    """zeep's HTTP transport on a session that reaches loopback hosts only and ignores proxies."""
+    adapter = LoopbackOnly()
+    session = requests.Session()
+    session.trust_env = False
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return Transport(session=session), adapter
 
 
 def strings(value):
@@ -90,10 +90,28 @@ def main():
     wsdl, expected_file = sys.argv[1], sys.argv[2]
     with open(expected_file, encoding="utf-8") as f:
         expected = json.load(f)
-    client = zeep.Client(wsdl, transport=OfflineSchemas())
+    transport, network = offline_transport()
+    check = Checker()
+    try:
+        client = zeep.Client(wsdl, transport=transport)
+    except Exception as error:  # the WSDL or a schema it imports could not be read offline
+        print(f"zeep  MISMATCH  reading the WSDL offline: {type(error).__name__}: {error}")
+        print("zeep: 1 of 1 checks FAILED")
+        return 1
+    for method, url in network.fetched:
+        print(f"zeep  fetched   {method} {url}")
+    # The SOAP encoding schema came from the service, beside the WSDL, and nothing from elsewhere.
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(wsdl))
+    soap_base = wsdl.split("?")[0].rstrip("/")
+    soap_base = soap_base[: -len("/soap")] if soap_base.endswith("/soap") else soap_base
+    encoding = [url for _, url in network.fetched if url == f"{soap_base}/soap/encoding/"]
+    check.expect(
+        "SOAP encoding schema read from the service",
+        {"from_service": len(encoding) == 1, "refused": network.refused, "elsewhere": [u for _, u in network.fetched if not u.startswith(origin + "/")]},
+        {"from_service": True, "refused": [], "elsewhere": []},
+    )
     service = client.service
     array_of_string = client.get_type("{urn:ORTH}ArrayOfString")
-    check = Checker()
 
     def call(label, operation, *args):
         try:

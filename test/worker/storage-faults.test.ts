@@ -6,7 +6,8 @@
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import worker from "../../src/index.js";
+import { createApp } from "../../src/app.js";
+import type { ReleaseStorage } from "../../src/release/storage.js";
 import { blobKey, type Manifest } from "../../release-format/format.js";
 import { get, getJson } from "./http.js";
 import { useRelease } from "./releases.js";
@@ -75,18 +76,17 @@ describe("storage faults", () => {
   });
 
   it("answers 503 (REST) and a Server fault (SOAP) when the bucket is unreachable, and logs it", async () => {
-    const unreachable = {
+    const unreachable: ReleaseStorage = {
       get: async () => {
         throw new Error("connection reset by peer");
       },
-      head: async () => {
-        throw new Error("connection reset by peer");
-      },
-    } as unknown as R2Bucket;
+    };
     const logged = vi.spyOn(console, "error");
+    // The worker's own app on a store that cannot be reached.
+    const app = createApp({ storage: () => unreachable });
     const call = async (request: Request) => {
       const ctx = createExecutionContext();
-      const res = await worker.fetch(request, { ...env, RELEASES: unreachable }, ctx);
+      const res = await app.fetch(request, env, ctx);
       await waitOnExecutionContext(ctx);
       return res;
     };

@@ -1,0 +1,41 @@
+import type { AnnotationTable } from "./annotations.js";
+import type { ProteinTable } from "./proteins.js";
+
+/**
+ * A versioned RefSeq (`NP_001004711.2`) or Ensembl (`ENSP00000354587.3`) accession: the
+ * accession and its version. UniProt isoforms (`P12345-2`) are other proteins, not versions.
+ */
+const VERSIONED = /^((?:[A-Z]{2}_[A-Z]{0,4}|ENS[A-Z]+)\d+)\.\d+$/;
+const UNVERSIONED = /^(?:[A-Z]{2}_[A-Z]{0,4}|ENS[A-Z]+)\d+$/;
+
+/**
+ * Every (id, entry) pair the protein lookup answers, in parallel arrays (a large release has
+ * tens of millions): canonical ids, aliases and cross-references, and a versioned accession
+ * without its version (clients often drop it). The entry-id index groups them by id; an id
+ * naming several entries is ambiguous. An id given as such wins over a version-less one.
+ */
+export function entryIdPairs(p: ProteinTable, annotations: AnnotationTable): { keys: string[]; entries: number[] } {
+  const keys: string[] = [];
+  const entries: number[] = [];
+  const unversioned: Array<[string, number]> = [];
+  const add = (key: string, entry: number) => {
+    if (!key) return;
+    keys.push(key);
+    entries.push(entry);
+    const accession = VERSIONED.exec(key)?.[1];
+    if (accession) unversioned.push([accession, entry]);
+  };
+  for (let i = 0; i < p.count; i++) {
+    add(p.canonicalId[i], i + 1);
+    for (const a of p.aliases[i]) add(a, i + 1);
+    for (const [, id] of annotations.rowAt(i).xrefs) add(id, i + 1);
+  }
+  if (!unversioned.length) return { keys, entries };
+  const given = new Set(keys.filter((key) => UNVERSIONED.test(key)));
+  for (const [accession, entry] of unversioned) {
+    if (given.has(accession)) continue;
+    keys.push(accession);
+    entries.push(entry);
+  }
+  return { keys, entries };
+}

@@ -1,0 +1,178 @@
+/**
+ * The writers' stage: every table, index and genome blob of a derived release, and the
+ * manifest naming them.
+ */
+import {
+  FORMAT_VERSION,
+  type FamilyGo,
+  type FamilyProfile,
+  type FamilyRow,
+  type GenomeInfo,
+  type GenomePairRow,
+  type GroupRow,
+  type HogListRow,
+  type Manifest,
+  type ProteinRow,
+  type ProteinSummary,
+  type SequenceRow,
+  type TableRef,
+} from "../../release-format/format.js";
+import type { ReleaseConfig } from "../config.js";
+import type { SpeciesInfoRow } from "../inputs.js";
+import type { AnnotationTable } from "../derive/annotations.js";
+import { mostCommonDescription } from "../derive/descriptions.js";
+import { entryIdPairs } from "../derive/entry-ids.js";
+import { familyGoRow } from "../derive/family-go.js";
+import { countGenes, genomeDetail } from "../derive/genomes.js";
+import { groupsByFingerprint } from "../derive/groups.js";
+import type { FamilyPlaces, HogFamilies } from "../derive/hog-families.js";
+import { hogListRows } from "../derive/hog-list.js";
+import { similarProfiles } from "../derive/profiles.js";
+import { exonPairs, type ProteinTable } from "../derive/proteins.js";
+import type { RelationsBuild } from "../derive/relations.js";
+import { genesSharingFamilies } from "../derive/shared-families.js";
+import type { TaxonomyBuild } from "../derive/taxonomy.js";
+import type { ScratchFolder } from "../spill.js";
+import type { BlobWriter } from "./blobs.js";
+import { LAYOUT } from "./layout.js";
+import { writeRelationTables } from "./relations.js";
+import { writeSequenceIndex } from "./sequence-index.js";
+import { writeKeyIndex, writeKeyIndexOfPairs, writeTable } from "./tables.js";
+import { writeXrefSearch } from "./xref-search.js";
+
+/** Everything the derivations produce, ready to be written. */
+export interface ReleaseBuild extends HogFamilies, FamilyPlaces {
+  config: ReleaseConfig;
+  taxonomy: TaxonomyBuild;
+  species: SpeciesInfoRow[];
+  proteins: ProteinTable;
+  /** Written while the cDNA was read. */
+  sequences: TableRef<SequenceRow>;
+  groups: number[][];
+  fingerprints: string[];
+  /** Per entry - 1: group number (0 = none). */
+  group: Int32Array;
+  annotations: AnnotationTable;
+  relations: RelationsBuild;
+}
+
+/** Writes every table, index and genome blob, and returns the manifest naming them. */
+export function writeRelease(b: ReleaseBuild, blobs: BlobWriter, scratch: ScratchFolder, stage: (name: string) => void): Manifest {
+  const p = b.proteins;
+  const genomeOf = (e: number) => p.genome[e - 1];
+  const related = writeRelationTables(
+    blobs,
+    b.relations,
+    {
+      genomes: b.species.length,
+      genomeOf,
+      isMain: (e) => p.isMain[e - 1],
+      groupOf: (e) => b.group[e - 1],
+      groupCount: b.groups.length,
+    },
+    LAYOUT,
+  );
+  stage("write relations and pairs");
+  const summary = (entry: number): ProteinSummary => {
+    const i = entry - 1;
+    return {
+      entry,
+      canonicalId: p.canonicalId[i],
+      md5: p.md5[i],
+      length: p.sequence[i].length,
+      group: b.group[i],
+      hog: b.hog[i],
+      chromosome: p.chromosome[i],
+      locus: p.locus[i],
+      isMain: p.isMain[i],
+    };
+  };
+
+  const proteins = writeTable<ProteinRow>(blobs, p.count, LAYOUT.proteinsPerShard, (i) => ({
+    ...summary(i + 1),
+    family: b.family[i],
+    rootHog: b.family[i] ? b.families[b.family[i] - 1].rootHog : 0,
+    hogLevelCount: b.hogLevelCount[i],
+    isoforms: p.isoforms[i] ?? [],
+    exons: exonPairs(p.exons[i]),
+    description: p.description[i],
+  }));
+  const sequences = b.sequences;
+  const groups = writeTable<GroupRow>(blobs, b.groups.length, LAYOUT.groupsPerShard, (g) => ({
+    nr: g + 1,
+    fingerprint: b.fingerprints[g],
+    description: mostCommonDescription(p.description, b.groups[g]),
+    members: b.groups[g].map(summary),
+    closeGroups: related.closeGroups[g],
+  }));
+  const familyDescriptions = b.families.map((f) => mostCommonDescription(p.description, f.members));
+  const families = writeTable<FamilyRow>(blobs, b.families.length, LAYOUT.familiesPerShard, (f) => {
+    const fam = b.families[f];
+    return {
+      family: fam.index,
+      rootId: fam.rootId,
+      rootHog: fam.rootHog,
+      description: familyDescriptions[f],
+      nodes: fam.nodes,
+      members: fam.members.map(summary),
+    };
+  });
+  const annotations = writeTable(blobs, p.count, LAYOUT.annotationsPerShard, (i) => b.annotations.rowAt(i));
+  const { relations, pairs, directory } = related;
+  const inFamilies = genesSharingFamilies(b.families, genomeOf, b.species.length);
+  const pairDirectory = writeTable<GenomePairRow>(blobs, directory.length, LAYOUT.pairDirectoryPerShard, (k) => [
+    ...directory[k],
+    inFamilies[k],
+    related.withRelations[k],
+  ]);
+  const familyProfiles = similarProfiles(b.families, genomeOf);
+  const profiles = writeTable<FamilyProfile>(blobs, b.families.length, LAYOUT.profilesPerShard, (f) => familyProfiles[f]);
+  const familyGo = writeTable<FamilyGo>(blobs, b.families.length, LAYOUT.familyGoPerShard, (f) => familyGoRow(b.families[f], b.annotations));
+  const peptides = writeTable<string>(blobs, p.count, LAYOUT.peptidesPerShard, (i) => p.sequence[i]);
+  stage("write protein, group, family and annotation tables");
+  const sequenceIndex = writeSequenceIndex(blobs, p.count, (e) => p.sequence[e - 1], scratch);
+  stage("write sequence index");
+  const xrefSearch = writeXrefSearch(blobs, p, (i) => b.annotations.rowAt(i), b.species.map((s) => s.code));
+  stage("write cross-reference search");
+  const hogLists = hogListRows(b.families, b.taxonomy, (e) => b.taxonomy.genomeLevels[genomeOf(e)], familyDescriptions);
+  const hogList = writeTable<HogListRow>(blobs, hogLists.rows.length, LAYOUT.hogListPerShard, (k) => hogLists.rows[k]);
+
+  const genomes: GenomeInfo[] = b.species.map((s, g) => ({
+    code: s.code,
+    taxonId: s.taxonId,
+    species: s.scientificName,
+    firstEntry: p.genomeFirstEntry[g],
+    nrEntries: p.genomeSize[g],
+    level: b.taxonomy.genomeLevels[g],
+    nrGenes: countGenes(p, g),
+    subgenomes: s.subgenomes ?? [],
+    detail: blobs.put(genomeDetail(p, g)),
+  }));
+  const entryIds = entryIdPairs(p, b.annotations);
+
+  return {
+    format: FORMAT_VERSION,
+    name: b.config.name,
+    hogPrefix: b.config.hogReleaseLetter ?? "",
+    date: b.config.date ?? "",
+    counts: {
+      genomes: genomes.length,
+      proteins: p.count,
+      groups: b.groups.length,
+      families: b.families.length,
+      hogs: b.hogIds.size,
+    },
+    taxonomy: { names: b.taxonomy.names, parents: b.taxonomy.parents, genomes: b.taxonomy.genomes, taxonIds: b.taxonomy.taxonIds },
+    genomes,
+    tables: { proteins, sequences, groups, families, annotations, relations, pairs, pairDirectory, hogList, profiles, familyGo, peptides },
+    sequenceIndex,
+    hogLists: { roots: hogLists.roots, levels: hogLists.levels },
+    xrefSearch,
+    indexes: {
+      entryIds: writeKeyIndexOfPairs(blobs, entryIds.keys, entryIds.entries, LAYOUT.keysPerLeaf),
+      fingerprints: writeKeyIndex(blobs, groupsByFingerprint(b.fingerprints), LAYOUT.keysPerLeaf),
+      hogIds: writeKeyIndex(blobs, b.hogIds, LAYOUT.keysPerLeaf),
+      goTerms: writeKeyIndex(blobs, b.annotations.goTerms, LAYOUT.keysPerLeaf),
+    },
+  };
+}

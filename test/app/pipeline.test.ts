@@ -1,0 +1,172 @@
+/**
+ * The request pipeline in process: the worker's own app (src/app.ts) driven with `app.request()`
+ * on a compiled release folder as its storage, no workerd and no R2 fake. Checks what the
+ * middleware chain promises: the body read once under one cap and refused at the entry (413 or
+ * a SOAP fault), the release scope resolved once (named or current), preflights from the
+ * route's own OPTIONS answer, unknown and ambiguous ids told apart as data, storage faults as 503.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { unpack } from "msgpackr";
+import { describe, expect, it } from "vitest";
+import { folderStorage } from "../../release-compiler/local/folder-storage.js";
+import type { KeyIndexLeaf, Manifest } from "../../release-format/format.js";
+import { createApp } from "../../src/app.js";
+import { MAX_REQUEST_BODY } from "../../src/middleware/request-body.js";
+import type { ReleaseStorage } from "../../src/release/storage.js";
+import { TEST_BUILD } from "../build-dir.js";
+
+const dir = resolve(TEST_BUILD, "sim");
+const manifest = JSON.parse(readFileSync(resolve(dir, "manifest.json"), "utf8")) as Manifest;
+const ORIGIN = "http://in-process.test";
+
+/** Storage over the release folder that counts reads by key. */
+function countingStorage(): ReleaseStorage & { reads: Map<string, number> } {
+  const folder = folderStorage(dir, manifest);
+  const reads = new Map<string, number>();
+  return {
+    reads,
+    get: (key) => {
+      reads.set(key, (reads.get(key) ?? 0) + 1);
+      return folder.get(key);
+    },
+  };
+}
+
+const soapCall = (operation: string, parts: string) =>
+  `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><m:${operation} xmlns:m="urn:ORTH">${parts}</m:${operation}></s:Body></s:Envelope>`;
+
+/** An id the entry-id index gives several entries, found in the index itself. */
+function ambiguousId(): string | undefined {
+  for (const [, hash] of manifest.indexes.entryIds.leaves) {
+    const leaf = unpack(readFileSync(resolve(dir, "blobs", `${hash}.msgpack`))) as KeyIndexLeaf<number[]>;
+    const at = leaf.values.findIndex((entries) => entries.length > 1);
+    if (at >= 0) return leaf.keys[at];
+  }
+  return undefined;
+}
+
+describe("the request pipeline, in process", () => {
+  it("answers from the current release and from a release named in the path, opening each manifest once", async () => {
+    const storage = countingStorage();
+    const app = createApp({ storage: () => storage });
+    const current = await app.request(`${ORIGIN}/api/version/`);
+    expect(current.status).toBe(200);
+    expect(current.headers.get("X-Release")).toBe(manifest.name);
+    expect(((await current.json()) as { orth_version: string }).orth_version).toBe(manifest.name);
+
+    const named = await app.request(`${ORIGIN}/release/${manifest.name}/api/genome/?per_page=1`);
+    expect(named.status).toBe(200);
+    // Links keep the prefix the request came in on, once.
+    expect(named.headers.get("Link")).toContain(`${ORIGIN}/release/${manifest.name}/api/genome/?`);
+    expect(named.headers.get("Link")).not.toContain(`/release/${manifest.name}/release/`);
+    expect(storage.reads.get(`releases/${manifest.name}/manifest.json`)).toBe(1);
+    expect(storage.reads.get("releases/current")).toBe(1);
+
+    const unknown = await app.request(`${ORIGIN}/release/No.Such.Release/api/version/`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ detail: "Unknown release: No.Such.Release" });
+    // The trailing-slash redirect keeps the prefix.
+    const redirect = await app.request(`${ORIGIN}/release/${manifest.name}/api/genome?per_page=2`);
+    expect([redirect.status, redirect.headers.get("Location")]).toEqual([301, `/release/${manifest.name}/api/genome/?per_page=2`]);
+  });
+
+  it("refuses a body over the cap at the entry: 413 with Allow on REST, a Client fault on SOAP", async () => {
+    const app = createApp({ storage: () => countingStorage() });
+    const big = new Uint8Array(MAX_REQUEST_BODY + 1).fill(0x20);
+    const rest = await app.request(`${ORIGIN}/api/protein/bulk_retrieve/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: big });
+    expect(rest.status).toBe(413);
+    expect(rest.headers.get("Allow")).toBe("POST, OPTIONS");
+    expect(rest.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    expect(await rest.json()).toEqual({ detail: `Request body too large: at most ${MAX_REQUEST_BODY} bytes.` });
+    const soap = await app.request(`${ORIGIN}/soap`, { method: "POST", headers: { "Content-Type": "text/xml" }, body: big });
+    expect(soap.status).toBe(500);
+    expect(soap.headers.get("Allow")).toBe("GET, HEAD, POST");
+    expect(await soap.text()).toContain(`<faultstring>Malformed request: the body is larger than ${MAX_REQUEST_BODY} bytes</faultstring>`);
+    // A body exactly at the cap is taken (and then judged as JSON).
+    const atCap = await app.request(`${ORIGIN}/api/protein/bulk_retrieve/`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: new Uint8Array(MAX_REQUEST_BODY).fill(0x20),
+    });
+    expect(atCap.status).toBe(400);
+  });
+
+  it("refuses a body whose stream breaks", async () => {
+    const app = createApp({ storage: () => countingStorage() });
+    const broken = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new TextEncoder().encode('{"ids": ['));
+        controller.error(new Error("client went away"));
+      },
+    });
+    const res = await app.request(`${ORIGIN}/api/protein/bulk_retrieve/`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: broken,
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ detail: "The request body was cut short." });
+  });
+
+  it("answers a preflight with the methods of the route's own OPTIONS answer", async () => {
+    const app = createApp({ storage: () => countingStorage() });
+    const preflight = (path: string) =>
+      app.request(`${ORIGIN}${path}`, { method: "OPTIONS", headers: { Origin: "https://lab.example", "Access-Control-Request-Method": "POST" } });
+    const bulk = await preflight("/api/protein/bulk_retrieve/");
+    expect(bulk.status).toBe(204);
+    expect(bulk.headers.get("Access-Control-Allow-Methods")).toBe("POST, OPTIONS");
+    expect(bulk.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    expect(await bulk.text()).toBe("");
+    const read = await preflight(`/release/${manifest.name}/api/genome/`);
+    expect(read.headers.get("Access-Control-Allow-Methods")).toBe("GET, HEAD, OPTIONS");
+    // A plain OPTIONS is the route's description.
+    const described = await app.request(`${ORIGIN}/api/protein/bulk_retrieve/`, { method: "OPTIONS" });
+    expect(described.status).toBe(200);
+    expect(((await described.json()) as { name: string }).name).toBe("Protein Bulk Retrieve");
+  });
+
+  it("tells unknown and ambiguous ids apart without reading error text: bulk retrieve gives null, SOAP names which", async () => {
+    const ambiguous = ambiguousId();
+    if (!ambiguous) return console.warn("the simulated release has no id shared by several proteins: ambiguity not checked");
+    const app = createApp({ storage: () => countingStorage() });
+    const bulk = await app.request(`${ORIGIN}/api/protein/bulk_retrieve/`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ ids: [ambiguous, "NO_SUCH_ID", "1"] }),
+    });
+    const answer = (await bulk.json()) as Array<{ query_id: string; target: { entry_nr: number } | null }>;
+    expect(answer.map((a) => a.target?.entry_nr ?? null)).toEqual([null, null, 1]);
+    const fault = async (id: string) => (await (await app.request(`${ORIGIN}/soap`, { method: "POST", headers: { "Content-Type": "text/xml" }, body: soapCall("GetEntry", `<EntryID>${id}</EntryID>`) })).text());
+    expect(await fault(ambiguous)).toContain(`Ambiguous entry id: ${ambiguous}`);
+    expect(await fault("NO_SUCH_ID")).toContain("Unknown entry id: NO_SUCH_ID");
+    const rest = await app.request(`${ORIGIN}/api/protein/${encodeURIComponent(ambiguous)}/`);
+    expect([rest.status, ((await rest.json()) as { detail: string }).detail]).toEqual([404, `requested id '${ambiguous}' is not unique`]);
+  });
+
+  it("answers storage faults with 503 (REST) and a Server fault (SOAP), and pages that need no release still answer", async () => {
+    const down: ReleaseStorage = {
+      get: async () => {
+        throw new Error("connection refused");
+      },
+    };
+    const app = createApp({ storage: () => down });
+    const rest = await app.request(`${ORIGIN}/api/protein/1/`);
+    expect([rest.status, rest.headers.get("Cache-Control")]).toEqual([503, "no-store"]);
+    expect(await rest.json()).toEqual({ detail: "The release storage is unreachable; try again shortly." });
+    const soap = await app.request(`${ORIGIN}/soap`, { method: "POST", headers: { "Content-Type": "text/xml" }, body: soapCall("GetEntry", "<EntryID>1</EntryID>") });
+    expect(soap.status).toBe(500);
+    expect(await soap.text()).toContain("<faultcode>soap:Server</faultcode>");
+    // The WSDL needs no release.
+    expect((await app.request(`${ORIGIN}/soap?wsdl`)).status).toBe(200);
+
+    // A blob missing from an otherwise good store.
+    const folder = folderStorage(dir, manifest);
+    const victim = manifest.tables.sequences.shards[0];
+    const holed = createApp({ storage: () => ({ get: (key) => (key.includes(victim) ? Promise.resolve(null) : folder.get(key)) }) });
+    const missing = await holed.request(`${ORIGIN}/api/protein/1/`);
+    expect(missing.status).toBe(503);
+    expect(((await missing.json()) as { detail: string }).detail).toContain(`missing (blob ${victim})`);
+  });
+});
