@@ -2,11 +2,14 @@
  * Command line of the release-input simulator:
  *   tsx release-compiler/simulate/cli.ts --out DIR [--genomes N] [--families N] [--seed S]
  *                                        [--no-hog-ids] [--name NAME] [--polyploid]
+ *                                        [--family-breadth root|clade]
  * Exit codes: 0 done, 1 failure while simulating, 2 bad arguments.
  */
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { FAMILY_BREADTHS, type FamilyBreadth } from "./evolve.js";
+import { ORGANISMS } from "./organisms.js";
 import {
   DEFAULT_FAMILIES,
   DEFAULT_GENOMES,
@@ -17,17 +20,21 @@ import {
   type SimulationOptions,
 } from "./simulate.js";
 
-export const USAGE = `usage: npm run simulate -- --out DIR [--genomes N] [--families N] [--seed S] [--no-hog-ids] [--name NAME] [--polyploid]
+export const USAGE = `usage: npm run simulate -- --out DIR [--genomes N] [--families N] [--seed S] [--no-hog-ids] [--name NAME] [--polyploid] [--family-breadth root|clade]
 
 Writes a simulated release input folder (release.json and its inputs) and truth/ to DIR.
   --out DIR        output folder (required)
-  --genomes N      number of genomes, the first N of the built-in organisms (1..${MAX_GENOMES}, default ${DEFAULT_GENOMES})
+  --genomes N      number of genomes, the first N of the built-in organisms (1..${MAX_GENOMES}, default ${DEFAULT_GENOMES}):
+                   ${ORGANISMS.length} real organisms, then synthetic ones radiating inside their clades
   --families N     number of gene families to evolve (1..${MAX_FAMILIES}, default ${DEFAULT_FAMILIES});
-                   proteins ~ genomes x families x 1.1
+                   proteins ~ genomes x families x 1.1 (root breadth), ~ families x 24 (clade breadth, 2,500 genomes)
   --seed S         random seed, a non-negative integer (default ${DEFAULT_SEED})
   --no-hog-ids     write hogs.orthoxml without group id attributes
   --name NAME      release name (default Simulated.<seed>)
   --polyploid      add hexaploid bread wheat (WHEAT, subgenomes A,B,D) with homoeologous genes
+  --family-breadth root|clade
+                   where families are born: root (most span all genomes; default up to ${ORGANISMS.length} genomes)
+                   or clade (most span a clade; default above)
   --help           show this help`;
 
 export class UsageError extends Error {}
@@ -56,6 +63,7 @@ export function parseSimulateArgs(argv: string[]): SimulationOptions | null {
         "no-hog-ids": { type: "boolean" },
         name: { type: "string" },
         polyploid: { type: "boolean" },
+        "family-breadth": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -65,6 +73,10 @@ export function parseSimulateArgs(argv: string[]): SimulationOptions | null {
   if (values.help) return null;
   if (!values.out) throw new UsageError("--out DIR is required");
   if (values.name !== undefined && values.name.trim() === "") throw new UsageError("--name must not be empty");
+  const breadth = values["family-breadth"];
+  if (breadth !== undefined && !FAMILY_BREADTHS.includes(breadth as FamilyBreadth)) {
+    throw new UsageError(`--family-breadth must be ${FAMILY_BREADTHS.join(" or ")}, got '${breadth}'`);
+  }
   return {
     out: resolve(values.out),
     genomes: integer("genomes", values.genomes, 1, MAX_GENOMES),
@@ -73,6 +85,7 @@ export function parseSimulateArgs(argv: string[]): SimulationOptions | null {
     hogIds: !values["no-hog-ids"],
     name: values.name,
     polyploid: values.polyploid ?? false,
+    familyBreadth: breadth as FamilyBreadth | undefined,
   };
 }
 

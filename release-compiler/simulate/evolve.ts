@@ -1,8 +1,8 @@
 /**
  * Gene family evolution along the species tree. A family is born at a node of the species tree
- * (most at the root, some in younger clades, a few as orphans in one genome) with a random root
- * sequence; walking down the tree, every branch may duplicate the gene (both copies continue)
- * or lose it, and substitutions and short indels accumulate in proportion to branch length.
+ * (FamilyBreadth below: most at the root, or most in a clade, and a few as orphans in one
+ * genome) with a random root sequence; walking down the tree, every branch may duplicate the
+ * gene (both copies continue) or lose it, and substitutions and short indels accumulate in proportion to branch length.
  * The result is the family's true gene tree, pruned of lost lineages: internal nodes with a
  * single surviving child are removed, and a duplication directly below a duplication is merged
  * into it (all pairs across its children are paralogs either way).
@@ -84,11 +84,27 @@ export interface Family {
   losses: number;
 }
 
+/**
+ * Where families are born, so how many genomes they span:
+ * - `root` (the default up to the real organisms' 145 genomes): 72% at the root, 24% in a
+ *   younger clade (each internal node equally likely), 4% as orphans in one genome. Nearly
+ *   every family spans the whole tree, so pair rows grow as genomes squared.
+ * - `clade` (the default above 145 genomes): 4% orphans; root families (universal genes) hold
+ *   MODEL.rootGeneShare of the genes; every other family is born on the branch above an
+ *   internal node, chosen with probability proportional to the branch's length (new families
+ *   arise at a constant rate along every lineage, on the same evolutionary-time scale as
+ *   substitutions, duplications and losses: `branchLength`), and spans that node's clade.
+ */
+export type FamilyBreadth = "root" | "clade";
+export const FAMILY_BREADTHS: readonly FamilyBreadth[] = ["root", "clade"];
+
 /** Tunable rates of the evolution model. */
 const MODEL = {
-  /** Where families are born: at the root, in a younger clade, or as a one-genome orphan. */
+  /** Where families are born (`root` breadth): at the root, in a younger clade, or as a one-genome orphan. */
   birthAtRoot: 0.72,
   birthOrphan: 0.04,
+  /** `clade` breadth: the share of genes in families born at the root. */
+  rootGeneShare: 0.02,
   /** Median duplications and losses per unit of root-to-tip branch length (log-normal per family). */
   duplicationRate: 0.45,
   lossRate: 0.25,
@@ -115,13 +131,18 @@ const MODEL = {
 interface EvolutionContext {
   tree: SpeciesTree;
   seed: number;
+  breadth: FamilyBreadth;
   /** Internal nodes except the root, where younger families are born. */
   youngClades: SpeciesNode[];
+  /** `clade` breadth: cumulative branch lengths above youngClades, for a weighted choice. */
+  stemCumulative: Float64Array;
+  /** `clade` breadth: probability that a family that is not an orphan is born at the root. */
+  rootBirth: number;
   /** Kingdoms of each species node's genomes, by taxonomy id. */
   kingdoms: Map<number, Set<Kingdom>>;
 }
 
-export function evolutionContext(tree: SpeciesTree, seed: number): EvolutionContext {
+export function evolutionContext(tree: SpeciesTree, seed: number, breadth: FamilyBreadth = "root"): EvolutionContext {
   const kingdoms = new Map<number, Set<Kingdom>>();
   for (const node of tree.nodes) {
     const set = new Set<Kingdom>();
@@ -130,12 +151,32 @@ export function evolutionContext(tree: SpeciesTree, seed: number): EvolutionCont
     }
     kingdoms.set(node.taxonomyId, set);
   }
-  return {
-    tree,
-    seed,
-    youngClades: tree.nodes.filter((n) => n !== tree.root && n.children.length > 0),
-    kingdoms,
-  };
+  const youngClades = tree.nodes.filter((n) => n !== tree.root && n.children.length > 0);
+  const stemCumulative = new Float64Array(youngClades.length);
+  let total = 0;
+  youngClades.forEach((n, i) => (stemCumulative[i] = total += n.branchLength));
+  // Root families span all N genomes, the others on average `span` (branch-weighted clade size):
+  // p·N / (p·N + (1 − p)·span) = rootGeneShare.
+  const span = youngClades.reduce((s, n) => s + n.branchLength * n.leafCount, 0) / total || 1;
+  const r = MODEL.rootGeneShare;
+  const n = tree.leaves.length;
+  const rootBirth = youngClades.length > 0 ? (r * span) / (n * (1 - r) + r * span) : 1;
+  return { tree, seed, breadth, youngClades, stemCumulative, rootBirth, kingdoms };
+}
+
+/** `clade` breadth: the root, or an internal node chosen by the length of the branch above it. */
+function cladeBirth(ctx: EvolutionContext, rng: Rng): SpeciesNode {
+  if (rng.float() < ctx.rootBirth) return ctx.tree.root;
+  const cumulative = ctx.stemCumulative;
+  const x = rng.float() * cumulative[cumulative.length - 1];
+  let lo = 0;
+  let hi = cumulative.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cumulative[mid] > x) hi = mid;
+    else lo = mid + 1;
+  }
+  return ctx.youngClades[lo];
 }
 
 /** Simulates family `number` (1-based); deterministic in (seed, number, tree). */
@@ -148,6 +189,7 @@ export function evolveFamily(ctx: EvolutionContext, number: number): Family {
   const u = rng.float();
   if (tree.leaves.length > 1) {
     if (u < MODEL.birthOrphan) birth = rng.pick(tree.leaves);
+    else if (ctx.breadth === "clade") birth = cladeBirth(ctx, rng);
     else if (u >= MODEL.birthAtRoot + MODEL.birthOrphan && ctx.youngClades.length > 0) birth = rng.pick(ctx.youngClades);
   }
 

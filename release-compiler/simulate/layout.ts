@@ -6,8 +6,8 @@
  *
  * Protein ids: `SIM<CODE>P<number>`, e.g. `SIMHUMANP000123`: numbered 1.. in FASTA order within
  * the genome (at least 6 digits), a gene's alternative isoforms right after its main isoform.
- * orthoXML gene ids (FastOMA style): `1` + genome number (3 digits) + gene rank + 1 (at least
- * 6 digits), e.g. `1000000001` for the first gene of the first genome.
+ * orthoXML gene ids (FastOMA style): `1` + genome number (3 digits, 4 from 1,000 genomes) + gene
+ * rank + 1 (at least 6 digits), e.g. `1000000001` for the first gene of the first genome.
  *
  * Polyploid genomes (species-tree.ts): each subgenome X has its own chromosomes `1X`, `2X`, …
  * (up to the organism's chromosome count divided by the number of subgenomes: 1A–7D for
@@ -46,6 +46,7 @@ export function layoutGenomes(tree: SpeciesTree, families: readonly Family[], se
   for (const family of families) for (const gene of family.genes) buckets[gene.genome].push(gene);
   const maxGenes = Math.max(1, ...buckets.map((b) => b.length));
   const xmlWidth = Math.max(6, String(maxGenes).length);
+  const genomeWidth = Math.max(3, String(tree.leaves.length - 1).length);
 
   return tree.leaves.map((leaf, genome) => {
     const organism = leaf.organism!;
@@ -80,7 +81,7 @@ export function layoutGenomes(tree: SpeciesTree, families: readonly Family[], se
     genes.forEach((gene, rank) => {
       gene.rank = rank;
       gene.proteinId = proteinIdFor(organism.code, ++number, width);
-      gene.xmlId = `1${String(genome).padStart(3, "0")}${String(rank + 1).padStart(xmlWidth, "0")}`;
+      gene.xmlId = `1${String(genome).padStart(genomeWidth, "0")}${String(rank + 1).padStart(xmlWidth, "0")}`;
       if (gene.isoforms > 0) {
         const ids: string[] = [];
         for (let i = 0; i < gene.isoforms; i++) ids.push(proteinIdFor(organism.code, ++number, width));

@@ -1,5 +1,6 @@
 /**
- * Release-input simulator: evolves gene families along a species tree of real organisms and
+ * Release-input simulator: evolves gene families along a species tree of real organisms (and,
+ * beyond the 145 real ones, synthetic organisms radiating inside their clades) and
  * writes a complete release input folder (release.json and every input it names) plus truth/,
  * the true orthology for tests. Deterministic: the same options give byte-identical files.
  *
@@ -11,8 +12,9 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { evolutionContext, evolveFamily, type Family } from "./evolve.js";
+import { evolutionContext, evolveFamily, type Family, type FamilyBreadth } from "./evolve.js";
 import { layoutGenomes, type GenomeLayout } from "./layout.js";
+import { ORGANISMS } from "./organisms.js";
 import { buildSpeciesTree, MAX_GENOMES } from "./species-tree.js";
 import { TruthWriter } from "./truth.js";
 import { AnnotationWriter } from "./write-annotations.js";
@@ -22,7 +24,10 @@ import { OrthoXmlWriter } from "./write-orthoxml.js";
 export interface SimulationOptions {
   /** Output folder (created if missing; files the simulator writes are replaced). */
   out: string;
-  /** Number of genomes: the first N organisms of the built-in list (1..MAX_GENOMES, default 12). */
+  /**
+   * Number of genomes: the first N organisms of the built-in list (1..MAX_GENOMES, default 12):
+   * real organisms up to 145, synthetic ones beyond (synthetic.ts).
+   */
   genomes?: number;
   /** Number of simulated gene families (default 400). */
   families?: number;
@@ -38,6 +43,18 @@ export interface SimulationOptions {
    * already among the first N organisms it simply becomes polyploid.
    */
   polyploid?: boolean;
+  /**
+   * Where families are born (evolve.ts): `root` (most span the whole tree) or `clade` (most
+   * span a clade). Default: `root` up to the 145 real organisms (the output of those runs is
+   * unchanged), `clade` above, where root-born families would make pair rows grow as genomes
+   * squared.
+   */
+  familyBreadth?: FamilyBreadth;
+}
+
+/** The default family breadth for N genomes: `root` for the real organisms, `clade` beyond. */
+export function defaultFamilyBreadth(genomes: number): FamilyBreadth {
+  return genomes > ORGANISMS.length ? "clade" : "root";
 }
 
 export interface SimulationSummary {
@@ -75,6 +92,8 @@ export interface SimulationSummary {
   uniprotEntries: number;
   domainRows: number;
   speciesTree: string;
+  /** Only with `clade` breadth (absent for `root`, so that small runs keep their bytes). */
+  familyBreadth?: "clade";
 }
 
 const RELEASED = new Uint8Array(0);
@@ -135,6 +154,8 @@ export async function simulateRelease(options: SimulationOptions): Promise<Simul
   checkInteger("genomes", genomes, 1, MAX_GENOMES);
   checkInteger("families", familyCount, 1, MAX_FAMILIES);
   checkInteger("seed", seed, 0, Number.MAX_SAFE_INTEGER);
+  const familyBreadth = options.familyBreadth ?? defaultFamilyBreadth(genomes);
+  if (familyBreadth !== "root" && familyBreadth !== "clade") throw new RangeError(`familyBreadth must be root or clade, got ${familyBreadth}`);
   const name = options.name ?? `Simulated.${seed}`;
   if (!options.out) throw new Error("out is required");
   const out = options.out;
@@ -144,7 +165,7 @@ export async function simulateRelease(options: SimulationOptions): Promise<Simul
 
   // Evolution.
   const tree = buildSpeciesTree(genomes, { polyploid: options.polyploid ?? false });
-  const ctx = evolutionContext(tree, seed);
+  const ctx = evolutionContext(tree, seed, familyBreadth);
   const families: Family[] = [];
   for (let i = 1; i <= familyCount; i++) families.push(evolveFamily(ctx, i));
   const layouts = layoutGenomes(tree, families, seed);
@@ -213,6 +234,7 @@ export async function simulateRelease(options: SimulationOptions): Promise<Simul
     homoeologPairs: truth.homoeologPairs,
     ...annotations.counts,
     speciesTree: tree.newick,
+    ...(familyBreadth === "clade" ? { familyBreadth } : {}),
   };
   writeFileSync(join(out, "truth", "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
   return summary;

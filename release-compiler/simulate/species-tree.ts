@@ -1,13 +1,16 @@
 /**
- * The species tree of a simulation: the real topology of organisms.ts restricted to the chosen
- * organisms, internal nodes with a single child collapsed (the child keeps its own name).
+ * The species tree of a simulation: the real topology of organisms.ts, extended by the
+ * radiations of synthetic organisms beyond N = ORGANISMS.length (synthetic.ts), restricted to
+ * the chosen organisms, internal nodes with a single child collapsed (the child keeps its own
+ * name; so for N up to ORGANISMS.length every radiation collapses onto its real organism).
  * Genomes are numbered in the tree's leaf order (depth first), which is also the order of
  * species_info.tsv and of the orthoXML species blocks; every subtree holds a contiguous range of
  * genome numbers. With `polyploid`, bread wheat (POLYPLOID in organisms.ts) joins the chosen
  * organisms where the real tree puts it, and its leaf carries its subgenomes.
  */
 import { formatNewick, type NewickNode } from "./newick.js";
-import { CLADES, ORGANISMS, POLYPLOID, ROOT_CLADE, type Organism } from "./organisms.js";
+import { POLYPLOID, ROOT_CLADE, type Organism } from "./organisms.js";
+import { fullCatalog, MAX_ORGANISMS, type Catalog } from "./synthetic.js";
 
 export interface SpeciesNode {
   name: string;
@@ -48,23 +51,30 @@ export interface SpeciesTree {
   newick: string;
 }
 
-/** Largest `--genomes` value. */
-export const MAX_GENOMES = ORGANISMS.length;
+/** Largest `--genomes` value: the real organisms, then synthetic ones (synthetic.ts). */
+export const MAX_GENOMES = MAX_ORGANISMS;
 
 interface SpeciesTreeOptions {
   /** Add the polyploid organism (bread wheat) to the first N organisms, as a polyploid genome. */
   polyploid?: boolean;
+  /**
+   * Organisms and clades to take the first N organisms from (default: the real catalog extended
+   * with synthetic organisms, synthetic.ts; REAL_CATALOG gives the same tree for N up to the
+   * number of real organisms).
+   */
+  catalog?: Catalog;
 }
 
 export function buildSpeciesTree(genomes: number, options: SpeciesTreeOptions = {}): SpeciesTree {
-  if (!Number.isInteger(genomes) || genomes < 1 || genomes > MAX_GENOMES) {
-    throw new Error(`genomes must be an integer in 1..${MAX_GENOMES}, got ${genomes}`);
+  const { organisms, clades: cladeList } = options.catalog ?? fullCatalog();
+  if (!Number.isInteger(genomes) || genomes < 1 || genomes > organisms.length) {
+    throw new Error(`genomes must be an integer in 1..${organisms.length}, got ${genomes}`);
   }
-  const chosen = new Map(ORGANISMS.slice(0, genomes).map((o) => [o.code, o]));
+  const chosen = new Map(organisms.slice(0, genomes).map((o) => [o.code, o]));
   if (options.polyploid && !chosen.has(POLYPLOID.code)) {
-    chosen.set(POLYPLOID.code, ORGANISMS.find((o) => o.code === POLYPLOID.code)!);
+    chosen.set(POLYPLOID.code, organisms.find((o) => o.code === POLYPLOID.code)!);
   }
-  const clades = new Map(CLADES.map(([name, age, children]) => [name, { age, children }]));
+  const clades = new Map(cladeList.map(([name, age, children]) => [name, { age, children }]));
 
   const build = (name: string): NewickNode | null => {
     const clade = clades.get(name);

@@ -215,7 +215,8 @@ export class AnnotationWriter {
     e += `DE   RecName: Full=${description};\n`;
     e += `GN   Name=${gene.symbol};\n`;
     e += wrapLines("OS   ", organism.scientificName.split(" "), " ", ".");
-    e += wrapLines("OC   ", LINEAGES(organism.code), "; ", ".");
+    // A synthetic organism (synthetic.ts) has the real lineage of the organism it radiates from.
+    e += wrapLines("OC   ", LINEAGES("anchor" in organism ? String(organism.anchor) : organism.code), "; ", ".");
     e += `OX   NCBI_TaxID=${organism.taxonId};\n`;
     e += `DR   RefSeq; ${this.refseq(organism)}; -.\n`;
     for (const goId of gene.family.goTerms) {
