@@ -4,7 +4,7 @@
  * in one run rather than absolute times across runs. The `## Soak` section belongs to
  * `npm run soak` and is kept as it is.
  *
- * `npm run bench -- --only compile,serve,search,scale,costs` runs some sections and keeps the others'
+ * `npm run bench -- --only compile,serve,search,downloads,scale,costs` runs some sections and keeps the others'
  * figures from the file (scale alone reprojects the release the last compile run kept; costs
  * prices the sections as they stand, see costs.ts).
  */
@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { ensureDemoRelease } from "../release-compiler/local/start.js";
 import { compileBenchmark, LARGEST, type CompileBenchmark } from "./compile.js";
 import { costsSection } from "./costs.js";
+import { downloadsBenchmark } from "./downloads.js";
 import { machineLine } from "./load.js";
 import { scaleProjection } from "./scale.js";
 import { searchBenchmark } from "./search.js";
@@ -21,8 +22,8 @@ import { serveBenchmark } from "./serve.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const FILE = resolve(ROOT, "BENCHMARKS.md");
-const SECTIONS = ["compile", "serve", "search", "scale", "costs"] as const;
-const TITLES = { targets: "Targets", compile: "Compile", serve: "Serve", search: "Search", scale: "Scale on paper", costs: "Costs", soak: "Soak" };
+const SECTIONS = ["compile", "serve", "search", "downloads", "scale", "costs"] as const;
+const TITLES = { targets: "Targets", compile: "Compile", serve: "Serve", search: "Search", downloads: "Downloads", scale: "Scale on paper", costs: "Costs", soak: "Soak" };
 
 /**
  * The issue's targets and, where one is missed, its cause. The verdicts and figures are in the
@@ -47,7 +48,7 @@ function sectionsOnFile(): Map<string, string> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { only: { type: "string" } }, strict: true });
-  const only = new Set((values.only ?? "compile,serve,search,costs").split(",").map((s) => s.trim()));
+  const only = new Set((values.only ?? "compile,serve,search,downloads,costs").split(",").map((s) => s.trim()));
   for (const name of only) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`--only: unknown section ${name} (${SECTIONS.join(", ")})`);
   const log = (line: string) => console.log(`[bench] ${line}`);
   const started = new Date();
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
     body.set(TITLES.scale, scaleProjection(largest.dir, largest));
   }
   if (only.has("serve")) body.set(TITLES.serve, await serveBenchmark(log));
+  if (only.has("downloads")) body.set(TITLES.downloads, await downloadsBenchmark(log));
   if (only.has("search")) body.set(TITLES.search, await searchBenchmark({ genomes: 25, families: 1500, seed: 5, queries: 100 }, log));
 
   const section = (title: string) => (body.has(title) ? `## ${title}\n\n${body.get(title)}` : kept.get(title));

@@ -10,11 +10,16 @@ import { loadConfig, type ReleaseConfig } from "./config.js";
 import { readAnnotations } from "./derive/annotations.js";
 import { deriveGroups, fingerprintGroups, groupOfEntries, readGroups } from "./derive/groups.js";
 import { familyPlaces, readHogFamilies } from "./derive/hog-families.js";
+import { readOrthoFinderGeneTrees } from "./derive/orthofinder/gene-trees.js";
+import { readOrthoFinderHogs } from "./derive/orthofinder/hogs.js";
+import { orthologueFiles, orthologuePairs } from "./derive/orthofinder/pairs.js";
+import { readOrthoFinderSpecies } from "./derive/orthofinder/species.js";
 import { chooseMainIsoforms, readCdnaByGenome, readIsoforms, readLoci, readProteomes } from "./derive/proteins.js";
 import { deriveRelations } from "./derive/relations.js";
 import { nameSpeciesFromUniProt } from "./derive/species-names.js";
 import { subgenomeReader } from "./derive/subgenomes.js";
-import { buildTaxonomy } from "./derive/taxonomy.js";
+import { buildTaxonomy, type TaxonomyBuild } from "./derive/taxonomy.js";
+import type { SpeciesInfoRow } from "./inputs.js";
 import { formatWarning, InputRejected, Problems } from "./problems.js";
 import { readNewick } from "./readers/newick.js";
 import { readPairsTsv } from "./readers/pairs.js";
@@ -115,14 +120,24 @@ async function deriveRelease(
   const stopIfProblems = () => {
     if (problems.count) throw new InputRejected(problems);
   };
-  const species = await readSpeciesInfo(config.speciesInfo, problems);
-  const tree = await readNewick(config.speciesTree, problems);
-  stopIfProblems();
-  await nameSpeciesFromUniProt(species, tree!, config.uniprot ?? []);
-  const taxonomy = buildTaxonomy(tree!, species, config.speciesTree, config.speciesInfo, problems);
+  // OrthoFinder results (`orthofinder`) give the genomes, levels, HOGs, pairs and gene trees
+  // themselves (derive/orthofinder/); otherwise species_info, the species tree and the orthoXML do.
+  const orthoFinder = config.orthofinder ? await readOrthoFinderSpecies(config, problems) : undefined;
+  if (config.orthofinder && !orthoFinder) throw new InputRejected(problems);
+  let species: SpeciesInfoRow[];
+  let taxonomy: TaxonomyBuild;
+  if (orthoFinder) {
+    ({ species, taxonomy } = orthoFinder);
+  } else {
+    species = await readSpeciesInfo(config.speciesInfo!, problems);
+    const tree = await readNewick(config.speciesTree!, problems);
+    stopIfProblems();
+    await nameSpeciesFromUniProt(species, tree!, config.uniprot ?? []);
+    taxonomy = buildTaxonomy(tree!, species, config.speciesTree!, config.speciesInfo!, problems);
+  }
   stopIfProblems();
 
-  const proteins = await readProteomes(species, config.proteomes, problems);
+  const proteins = await readProteomes(species, config.proteomes, problems, { keepStops: orthoFinder !== undefined });
   const sequences = await writeSequences(
     blobs,
     proteins,
@@ -133,7 +148,8 @@ async function deriveRelease(
   if (config.isoforms) await readIsoforms(proteins, species, config.isoforms, problems);
   stage("proteomes, cDNA, loci, isoforms");
 
-  const { families, hogIds } = await readHogFamilies(config.hogs, config.hogReleaseLetter ?? "", taxonomy, proteins, problems);
+  const orthoFinderHogs = orthoFinder && (await readOrthoFinderHogs(orthoFinder, config.hogReleaseLetter ?? "", proteins, problems));
+  const { families, hogIds } = orthoFinderHogs ?? (await readHogFamilies(config.hogs!, config.hogReleaseLetter ?? "", taxonomy, proteins, problems));
   const places = familyPlaces(families, taxonomy, proteins);
   stage("HOGs");
   chooseMainIsoforms(proteins, (e) => places.family[e - 1] > 0, config.isoforms ?? "isoforms", problems);
@@ -142,9 +158,14 @@ async function deriveRelease(
     ? await readGroups(config.groups, proteins, problems)
     : deriveGroups(families, (e) => proteins.genome[e - 1]);
   stage("groups");
+  const orthologues = orthoFinder ? orthologueFiles(orthoFinder, problems) : [];
   const relations = await deriveRelations(
     families,
-    config.pairs ? { path: config.pairs, rows: readPairsTsv(config.pairs, problems) } : undefined,
+    orthologues.length
+      ? { path: orthoFinder!.results.folder, rows: orthologuePairs(orthologues, orthoFinder!, proteins, problems) }
+      : config.pairs
+        ? { path: config.pairs, rows: readPairsTsv(config.pairs, problems) }
+        : undefined,
     {
       proteinCount: proteins.count,
       genomeOf: (e) => proteins.genome[e - 1],
@@ -159,10 +180,17 @@ async function deriveRelease(
   stage("pairwise relations");
   const annotations = await readAnnotations(proteins, config, problems);
   stage("annotations");
+  const geneTrees = orthoFinderHogs && (await readOrthoFinderGeneTrees(orthoFinder!, orthoFinderHogs.orthogroupOf, proteins, problems, scratch));
+  if (orthoFinder) stage("gene trees");
   stopIfProblems();
 
   const group = groupOfEntries(groups, proteins.count);
   const fingerprints = fingerprintGroups(groups, (e) => proteins.sequence[e - 1], proteins.count);
   stage("fingerprints");
-  return { config, taxonomy, species, proteins, sequences, families, hogIds, ...places, groups, fingerprints, group, annotations, relations };
+  const hogAliases = orthoFinderHogs?.aliases;
+  return {
+    config, taxonomy, species, proteins, sequences, families, hogIds, ...places, groups, fingerprints, group, annotations, relations,
+    ...(geneTrees ? { geneTrees } : {}),
+    ...(hogAliases ? { hogAliases } : {}),
+  };
 }

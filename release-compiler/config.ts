@@ -6,6 +6,7 @@
 import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { FIELD_NAMES, type FieldNames } from "../release-format/format.js";
 import { Problems } from "./problems.js";
 
 export interface ReleaseConfig {
@@ -16,13 +17,20 @@ export interface ReleaseConfig {
   hogReleaseLetter?: string;
   /** Release date, YYYY-MM-DD: the date of function annotations (kept out of the clock so output is reproducible). */
   date?: string;
-  speciesInfo: string;
-  speciesTree: string;
-  /** Folder of `CODE.fa`. */
+  /** Naming profile of the answers: `orth` (the default) or `oma` (the original interface's names). */
+  fieldNames?: FieldNames;
+  /** Required without `orthofinder`; with it, optional (OrthoFinder's species names then give the codes). */
+  speciesInfo?: string;
+  /** Required without `orthofinder`; with it, optional (it names OrthoFinder's levels N0, N1, …). */
+  speciesTree?: string;
+  /** Folder of `CODE.fa`; with `orthofinder`, the folder OrthoFinder ran on (`<species>.fa`, `.faa`, …). */
   proteomes: string;
+  /** OrthoFinder's `Results_*` folder (2.5.x or 3.x layout): the HOGs, pairs and gene trees instead of `hogs`. */
+  orthofinder?: string;
   /** Folder of `CODE.fa` coding sequences. */
   cdna?: string;
-  hogs: string;
+  /** Required without `orthofinder`, refused with it. */
+  hogs?: string;
   groups?: string;
   pairs?: string;
   /** Folder of `CODE.gff`. */
@@ -36,15 +44,17 @@ export interface ReleaseConfig {
   domains?: string;
 }
 
-type Kind = "string" | "letter" | "date" | "file" | "folder" | "files";
+type Kind = "string" | "letter" | "date" | "fieldNames" | "file" | "folder" | "files";
 
 const KEYS: Record<string, { kind: Kind; required: boolean; field: keyof ReleaseConfig }> = {
   name: { kind: "string", required: true, field: "name" },
   hog_release_letter: { kind: "letter", required: false, field: "hogReleaseLetter" },
   date: { kind: "date", required: false, field: "date" },
+  field_names: { kind: "fieldNames", required: false, field: "fieldNames" },
   species_info: { kind: "file", required: true, field: "speciesInfo" },
   species_tree: { kind: "file", required: true, field: "speciesTree" },
   proteomes: { kind: "folder", required: true, field: "proteomes" },
+  orthofinder: { kind: "folder", required: false, field: "orthofinder" },
   cdna: { kind: "folder", required: false, field: "cdna" },
   hogs: { kind: "file", required: true, field: "hogs" },
   groups: { kind: "file", required: false, field: "groups" },
@@ -57,6 +67,10 @@ const KEYS: Record<string, { kind: Kind; required: boolean; field: keyof Release
   uniprot: { kind: "files", required: false, field: "uniprot" },
   domains: { kind: "file", required: false, field: "domains" },
 };
+
+/** Keys an OrthoFinder release (`orthofinder`) may leave out, and keys it must leave out. */
+const NOT_REQUIRED_WITH_ORTHOFINDER = new Set(["species_info", "species_tree", "hogs"]);
+const REFUSED_WITH_ORTHOFINDER = ["hogs", "pairs"];
 
 /** 1-based line of a character offset. */
 function lineAt(text: string, pos: number): number {
@@ -137,7 +151,9 @@ export async function loadConfig(configPath: string): Promise<{ config?: Release
     const value = obj[key];
     const line = lineOfKey(text, key);
     if (value === undefined) {
-      if (spec.required) problems.report(file, 0, `missing required key "${key}"`);
+      if (spec.required && !(obj.orthofinder !== undefined && NOT_REQUIRED_WITH_ORTHOFINDER.has(key))) {
+        problems.report(file, 0, `missing required key "${key}"`);
+      }
       if (spec.kind === "files") values[spec.field] = [];
       continue;
     }
@@ -150,6 +166,11 @@ export async function loadConfig(configPath: string): Promise<{ config?: Release
       case "date":
         if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
           problems.report(file, line, `"${key}" must be a date YYYY-MM-DD, found ${typeName(value)}`);
+        } else values[spec.field] = value;
+        break;
+      case "fieldNames":
+        if (typeof value !== "string" || !(FIELD_NAMES as readonly string[]).includes(value)) {
+          problems.report(file, line, `"${key}" must be ${FIELD_NAMES.map((n) => `"${n}"`).join(" or ")}, found ${typeName(value)}`);
         } else values[spec.field] = value;
         break;
       case "letter":
@@ -172,6 +193,12 @@ export async function loadConfig(configPath: string): Promise<{ config?: Release
     }
   }
 
+  if (obj.orthofinder !== undefined) {
+    // OrthoFinder's results are the HOGs and the pairs: a second source of either is a mistake.
+    for (const key of REFUSED_WITH_ORTHOFINDER) {
+      if (obj[key] !== undefined) problems.report(file, lineOfKey(text, key), `"${key}" cannot be given with "orthofinder" (the OrthoFinder results give the ${key})`);
+    }
+  }
   if (problems.count > 0) return { problems };
   return { config: { configPath: path.resolve(configPath), ...values } as ReleaseConfig, problems };
 }

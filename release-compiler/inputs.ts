@@ -12,6 +12,10 @@ export interface SpeciesInfoRow {
   scientificName: string;
   /** Subgenome letters of a polyploid genome (`Subgenomes` column, e.g. `A,B,D`); empty when diploid. */
   subgenomes: string[];
+  /** `File` column: the proteome's file name without extension (OrthoFinder's species name), if given. */
+  file?: string;
+  /** The proteome's path when it is not `CODE.fa` in the proteomes folder (OrthoFinder's `<species>.faa`, …). */
+  proteomePath?: string;
   line: number;
 }
 
@@ -155,6 +159,8 @@ export interface PairRow {
   distance?: number;
   score?: number;
   line: number;
+  /** The file of the row when pairs come from several files (OrthoFinder's Orthologues); else the pairs file. */
+  file?: string;
 }
 
 export interface GroupRow {

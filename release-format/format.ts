@@ -22,6 +22,10 @@ export const manifestKey = (releaseName: string): string => `releases/${releaseN
 /** Object-storage key of the pointer naming the release served by default. */
 export const CURRENT_RELEASE_KEY = "releases/current";
 
+/** Naming profiles of a release's answers: the specification's `orth` names, or the original interface's. */
+export const FIELD_NAMES = ["orth", "oma"] as const;
+export type FieldNames = (typeof FIELD_NAMES)[number];
+
 export interface Manifest {
   format: typeof FORMAT_VERSION;
   /** Release name, e.g. `All.Nov2026` (the version endpoint's `orth_version`). */
@@ -30,6 +34,12 @@ export interface Manifest {
   hogPrefix: string;
   /** Release date `YYYY-MM-DD` from the release config; "" when it gives none. */
   date: string;
+  /**
+   * The naming profile of the answers (config `field_names`): absent for `orth`, the
+   * specification's names, so such a release's manifest is as before; `oma` for the original
+   * interface's names (src/render/field-names.ts).
+   */
+  fieldNames?: "oma";
   counts: ReleaseCounts;
   taxonomy: Taxonomy;
   genomes: GenomeInfo[];
@@ -61,6 +71,11 @@ export interface Manifest {
     familyGo: TableRef<FamilyGo>;
     /** Row = entry number - 1: the amino-acid sequence alone, for sequence search (no cDNA to carry). */
     peptides: TableRef<string>;
+    /**
+     * Row = family index - 1: the family's gene tree (GeneTreeRow). Only in releases compiled
+     * with gene trees (OrthoFinder's Resolved_Gene_Trees); absent otherwise.
+     */
+    geneTrees?: TableRef<GeneTreeRow>;
   };
   /** k-mer postings of every protein sequence, for sequence search (see KmerShard). */
   sequenceIndex: SequenceIndexRef;
@@ -75,6 +90,11 @@ export interface Manifest {
     hogIds: KeyIndexRef<number>;
     /** GO term id → name, aspect and information content. */
     goTerms: KeyIndexRef<GoTerm>;
+    /**
+     * Ids another tool gave the release's HOGs (OrthoFinder's `N1.HOG0000005`, `OG0000005`) →
+     * the HOG they name (HogAlias). Only in releases compiled from such results; absent otherwise.
+     */
+    hogAliases?: KeyIndexRef<HogAlias>;
   };
   /** Cross-reference search: every searchable id and a gram index over them (see XrefSearchRef). */
   xrefSearch: XrefSearchRef;
@@ -379,11 +399,24 @@ export interface GoTerm {
   ic: number;
 }
 
+/**
+ * A family's gene tree: `[the id its input gave it (an OrthoFinder orthogroup), Newick text as
+ * written there]`; null for a family without one.
+ */
+export type GeneTreeRow = [string, string] | null;
+
+/**
+ * What an alias names: `[family index, HOG id, level index]`, the HOG of that id on that level
+ * (the level a HOG route takes when its request gives none).
+ */
+export type HogAlias = [number, string, number];
+
 /** Every blob a manifest refers to, each once: what a loader or publisher must upload. */
 export function manifestBlobs(manifest: Manifest): string[] {
   const out = new Set<string>();
-  for (const table of Object.values(manifest.tables)) for (const hash of table.shards) out.add(hash);
-  for (const index of Object.values(manifest.indexes)) for (const [, hash] of index.leaves) out.add(hash);
+  // Optional tables and indexes (geneTrees, hogAliases) are absent, never undefined, when a release has none.
+  for (const table of Object.values(manifest.tables)) for (const hash of table?.shards ?? []) out.add(hash);
+  for (const index of Object.values(manifest.indexes)) for (const [, hash] of index?.leaves ?? []) out.add(hash);
   for (const genome of manifest.genomes) out.add(genome.detail);
   for (const [, hash] of manifest.sequenceIndex.shards) out.add(hash);
   for (const hash of manifest.xrefSearch.rows.shards) out.add(hash);

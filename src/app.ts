@@ -11,12 +11,17 @@ import { cors } from "./middleware/cors.js";
 import { edgeCache } from "./middleware/edge-cache.js";
 import { releaseScope, scopedPath, withRelease, type ReleaseScopeOptions } from "./middleware/release-scope.js";
 import { requestBody } from "./middleware/request-body.js";
+import { fieldNamesFor } from "./render/respond.js";
 import { bulkRoutes } from "./routes/bulk.js";
+import { downloadRoutes } from "./routes/downloads.js";
+import { geneTreeRoutes } from "./routes/gene-trees.js";
 import { allowedMethods } from "./routes/endpoint.js";
 import { genomeRoutes } from "./routes/genomes.js";
 import { groupRoutes } from "./routes/groups.js";
 import { hogRoutes } from "./routes/hogs.js";
+import { hogPictureRoutes } from "./routes/hog-pictures.js";
 import { orthoXmlRoutes } from "./routes/orthoxml.js";
+import { pageRoutes } from "./routes/pages.js";
 import { proteinDetailRoutes } from "./routes/protein-details.js";
 import { proteinRoutes } from "./routes/proteins.js";
 import { relationRoutes } from "./routes/relations.js";
@@ -36,7 +41,7 @@ export type AppOptions = ReleaseScopeOptions;
 /** A SOAP call: its errors are answered as SOAP faults, not as JSON. */
 const isSoapCall = (c: AppContext): boolean => c.req.method === "POST" && c.req.path === "/soap";
 /** POSTs whose answer is a function of the release and the body alone: cached like reads. */
-const CACHED_POSTS = new Set(["/api/protein/bulk_retrieve/", "/api/protein/bulk_retrieve", "/soap"]);
+const CACHED_POSTS = new Set(["/api/protein/bulk_retrieve/", "/api/protein/bulk_retrieve", "/api/protein/orthologs/bulk_retrieve/", "/api/protein/orthologs/bulk_retrieve", "/soap"]);
 
 export function createApp(options: AppOptions = {}): Hono<AppEnv> {
   // Routes match the path without a /release/{name} prefix (release-scope.ts).
@@ -45,7 +50,7 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
   // Every error becomes its answer here, wherever in the chain it was thrown (a body refused at
   // the entry, a storage fault, a bad id): JSON with a detail, or a SOAP fault.
   app.onError((error, c) => {
-    const answer = isSoapCall(c) ? soapFault(faultOf(error)) : errorAnswer(error, c.req.raw);
+    const answer = isSoapCall(c) ? soapFault(faultOf(error), fieldNamesFor(c)) : errorAnswer(error, c.req.raw);
     answer.headers.set("Allow", allowOf(c.req.path));
     answer.headers.set("Vary", "Accept");
     return answer;
@@ -64,6 +69,12 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
   app.use("/api/*", apiConventions()); // format=, Accept version, c.var.links
   for (const path of ["/api/*", "/orth/*"]) app.use(path, withRelease()); // the release, into c.var.release
   app.on("POST", "/soap", withRelease());
+  // Browsers navigating to a resource get a page for people around its JSON route (tables, the
+  // protein card, HOGs drawn on the species tree): registered before the routes they wrap.
+  pageRoutes(app);
+  // The WSDL names operations, parts and namespace as the release's profile does: it needs the
+  // release too (a storage fault is a 503 here as on /api, never a WSDL under the wrong names).
+  app.on("GET", ["/soap", "/soap/orth.wsdl"], withRelease());
 
   // API root, protein details, bulk retrieve, taxonomy, orthoXML export. Registered before the
   // protein routes: `/api/protein/bulk_retrieve/` would otherwise match `/api/protein/:entry_id/`.
@@ -77,11 +88,14 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
   proteinRoutes(app);
   groupRoutes(app);
   hogRoutes(app);
+  hogPictureRoutes(app);
+  geneTreeRoutes(app);
   relationRoutes(app);
   summaryRoutes(app);
   sequenceSearchRoutes(app);
   soapRoutes(app);
   xrefSearchRoutes(app);
+  downloadRoutes(app);
   // The OpenAPI document and the documentation page.
   schemaRoutes(app);
   return app;

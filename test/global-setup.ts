@@ -2,11 +2,13 @@
  * Runs once before every test project: compiles the releases the tests serve into
  * build/test/ (or $ORTH_TEST_BUILD) and bundles the worker as it would be deployed.
  * - `sim`: a simulated release (always), with the simulator's truth copied beside it;
+ * - `sim-oma`: the same inputs compiled with `"field_names": "oma"` (always; the naming profile's tests);
  * - `demo`: the demo release of `npm start` (always);
- * - `bacteria3`, `primates`: the real releases, when ../shared/data is present.
+ * - `bacteria3`, `primates`: the real releases, when ../shared/data is present;
+ * - `orthofinder25`, `orthofinder31`: the two real OrthoFinder runs (2.5.x and 3.x layouts), likewise.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { compileRelease } from "../release-compiler/compile.js";
 import { DEMO } from "../release-compiler/local/start.js";
@@ -46,14 +48,20 @@ async function buildTestReleases(): Promise<void> {
   const simInput = resolve(TEST_BUILD, "sim-input");
   await simulateRelease({ out: simInput, ...SIMULATED });
   await compileRelease(resolve(simInput, "release.json"), resolve(TEST_BUILD, "sim"));
+  // The same release under the original interface's names: its answers are the simulated release's, renamed.
+  const omaConfig = resolve(simInput, "release-oma.json");
+  writeFileSync(omaConfig, JSON.stringify({ ...JSON.parse(readFileSync(resolve(simInput, "release.json"), "utf8")), field_names: "oma" }, null, 2));
+  await compileRelease(omaConfig, resolve(TEST_BUILD, "sim-oma"));
   // The demo `npm start` serves, built the same way, for the tests that must run on it.
   const demoInput = resolve(TEST_BUILD, "demo-input");
   await simulateRelease({ out: demoInput, ...DEMO });
   await compileRelease(resolve(demoInput, "release.json"), resolve(TEST_BUILD, "demo"));
 
-  warnWithoutSharedData("the tests on the real bacteria3 and primates-chr12 releases");
+  warnWithoutSharedData("the tests on the real bacteria3, primates-chr12 and OrthoFinder releases");
   if (hasSharedData) {
     await compileRelease(resolve(ROOT, "test/fixtures/bacteria3.release.json"), resolve(TEST_BUILD, "bacteria3"));
     await compileRelease(resolve(ROOT, "test/fixtures/primates-chr12.release.json"), resolve(TEST_BUILD, "primates"));
+    await compileRelease(resolve(ROOT, "test/fixtures/orthofinder-mycoplasma-2.5.release.json"), resolve(TEST_BUILD, "orthofinder25"));
+    await compileRelease(resolve(ROOT, "test/fixtures/orthofinder-mycoplasmoides-3.1.release.json"), resolve(TEST_BUILD, "orthofinder31"));
   }
 }

@@ -47,6 +47,8 @@ export async function readProteomes(
   species: SpeciesInfoRow[],
   folder: string,
   problems: Problems,
+  /** `keepStops`: `*` inside sequences are residues (readFasta), for the proteomes OrthoFinder ran on. */
+  options: { keepStops?: boolean } = {},
 ): Promise<ProteinTable> {
   const t: ProteinTable = {
     count: 0, inputId: [], canonicalId: [], genome: [], indexInGenome: [], sequence: [], md5: [],
@@ -55,9 +57,10 @@ export async function readProteomes(
   };
   // Header line of each entry, for "used twice" problems (its file follows from its genome).
   const headerLine: number[] = [];
-  const firstSeen = (entry: number) => `${speciesFile(folder, species[t.genome[entry - 1]].code, ".fa")}:${headerLine[entry - 1]}`;
+  const proteomeOf = (s: SpeciesInfoRow) => s.proteomePath ?? speciesFile(folder, s.code, ".fa");
+  const firstSeen = (entry: number) => `${proteomeOf(species[t.genome[entry - 1]])}:${headerLine[entry - 1]}`;
   for (const [g, s] of species.entries()) {
-    const file = speciesFile(folder, s.code, ".fa");
+    const file = proteomeOf(s);
     t.genomeFirstEntry.push(t.count + 1);
     if (!existsSync(file)) {
       problems.report(file, 0, `proteome of ${s.code} is missing`);
@@ -65,7 +68,7 @@ export async function readProteomes(
       continue;
     }
     let n = 0;
-    for await (const rec of readFasta(file, problems)) {
+    for await (const rec of readFasta(file, problems, options)) {
       const known = t.byInputId.get(rec.id);
       if (known !== undefined) {
         problems.report(file, rec.line, `protein id ${rec.id} is used twice (first at ${firstSeen(known)})`);

@@ -109,7 +109,7 @@ async function readGivenPairs(
     const a = context.entryOfId(row.protein1);
     const b = context.entryOfId(row.protein2);
     if (a === undefined || b === undefined) {
-      problems.report(path, row.line, `unknown protein ${a === undefined ? row.protein1 : row.protein2}`);
+      problems.report(row.file ?? path, row.line, `unknown protein ${a === undefined ? row.protein1 : row.protein2}`);
       continue;
     }
     const sameGenome = context.genomeOf(a) === context.genomeOf(b);
@@ -117,7 +117,7 @@ async function readGivenPairs(
     const key = `${x}:${y}`;
     const before = seen.get(key);
     if (before !== undefined) {
-      problems.report(path, row.line, `the pair ${row.protein1}, ${row.protein2} was already given on line ${before}`);
+      problems.report(row.file ?? path, row.line, `the pair ${row.protein1}, ${row.protein2} was already given on line ${before}`);
       continue;
     }
     seen.set(key, row.line);
@@ -126,7 +126,7 @@ async function readGivenPairs(
       code = CODE.get(row.relType)!;
       if (sameGenome === isOrthologType(code)) {
         problems.report(
-          path,
+          row.file ?? path,
           row.line,
           sameGenome
             ? `${row.protein1} and ${row.protein2} are of one genome, so they cannot be "${row.relType}" orthologs`
@@ -135,7 +135,7 @@ async function readGivenPairs(
         continue;
       }
       if (code === HOMEOLOG && !differentSubgenomes(context, a, b)) {
-        problems.report(path, row.line, `${row.protein1} and ${row.protein2} are not on different subgenomes of a polyploid genome`);
+        problems.report(row.file ?? path, row.line, `${row.protein1} and ${row.protein2} are not on different subgenomes of a polyploid genome`);
         continue;
       }
       // The file writes the type from protein1's side.

@@ -20,8 +20,15 @@ interface Pending {
   keep: boolean;
 }
 
-export async function* readFasta(path: string, problems: Problems): AsyncGenerator<FastaRecord> {
+/**
+ * `keepStops`: a `*` inside a sequence is kept as a residue (proteomes OrthoFinder ran on, which
+ * it accepts; one warning per file counts them); otherwise it is a problem. A trailing `*` is dropped either way.
+ */
+export async function* readFasta(path: string, problems: Problems, options: { keepStops?: boolean } = {}): AsyncGenerator<FastaRecord> {
   const file = fileLabel(path);
+  const letters = options.keepStops ? /^[A-Za-z*]*$/ : /^[A-Za-z]*$/;
+  const notLetter = options.keepStops ? /[^A-Za-z*]/g : /[^A-Za-z]/g;
+  let withStops = 0;
   const seen = new Map<string, number>();
   let rec: Pending | undefined;
   let reportedOrphan = false;
@@ -44,6 +51,7 @@ export async function* readFasta(path: string, problems: Problems): AsyncGenerat
       );
       return undefined;
     }
+    if (options.keepStops && sequence.includes("*")) withStops++;
     const out: FastaRecord = { id: rec.id, description: rec.description, sequence, line: rec.line };
     const m = UNIPROT_RE.exec(rec.id);
     if (m) out.uniprot = { reviewed: m[1] === "sp", accession: m[2], entryName: m[3] };
@@ -84,7 +92,9 @@ export async function* readFasta(path: string, problems: Problems): AsyncGenerat
       continue;
     }
     if (!rec.keep) continue;
-    if (rec.starLine > 0 && !rec.reportedBadChar) {
+    if (rec.starLine > 0 && options.keepStops) {
+      rec.chunks.push("*");
+    } else if (rec.starLine > 0 && !rec.reportedBadChar) {
       problems.report(file, rec.starLine, `'*' inside the sequence of "${rec.id}" (only one trailing '*' is allowed)`);
       rec.reportedBadChar = true;
     }
@@ -93,13 +103,13 @@ export async function* readFasta(path: string, problems: Problems): AsyncGenerat
       residues = residues.slice(0, -1);
       rec.starLine = lineNo;
     }
-    if (!/^[A-Za-z]*$/.test(residues)) {
-      const bad = residues.match(/[^A-Za-z]/)![0];
+    if (!letters.test(residues)) {
+      const bad = residues.match(notLetter)![0];
       if (!rec.reportedBadChar) {
         problems.report(file, lineNo, `invalid character '${bad}' in the sequence of "${rec.id}" (only letters are allowed)`);
         rec.reportedBadChar = true;
       }
-      residues = residues.replace(/[^A-Za-z]/g, "");
+      residues = residues.replace(notLetter, "");
     }
     rec.chunks.push(residues.toUpperCase());
   }
@@ -110,5 +120,6 @@ export async function* readFasta(path: string, problems: Problems): AsyncGenerat
   }
   if (!sawText && problems.count === problemsBefore) problems.report(file, 0, "empty file: no FASTA record");
   const done = finish(true);
+  if (withStops > 0) problems.warn(file, 0, `${withStops} sequence(s) hold '*' (stop codons) inside: kept as residues, as OrthoFinder took them`);
   if (done) yield done;
 }

@@ -11,7 +11,8 @@ import { fileLabel, isBlank, readLines } from "./lines.js";
 
 const CODE_RE = /^[A-Z0-9]{5}$/;
 const REQUIRED = ["Name", "NCBITaxonId"] as const;
-const OPTIONAL = ["ScientificName", "Subgenomes"] as const;
+/** `File`: the proteome's file name without extension, for OrthoFinder results (release-compiler/derive/orthofinder/species.ts). */
+const OPTIONAL = ["ScientificName", "Subgenomes", "File"] as const;
 
 export async function readSpeciesInfo(path: string, problems: Problems): Promise<SpeciesInfoRow[]> {
   const file = fileLabel(path);
@@ -90,7 +91,9 @@ export async function readSpeciesInfo(path: string, problems: Problems): Promise
     if (!ok) continue;
     firstLineOfCode.set(code, lineNo);
     const scientific = col.ScientificName !== undefined ? fields[col.ScientificName] : "";
-    rows.push({ code, taxonId, scientificName: scientific || code, subgenomes, line: lineNo });
+    const row: SpeciesInfoRow = { code, taxonId, scientificName: scientific || code, subgenomes, line: lineNo };
+    if (col.File !== undefined && fields[col.File] !== "") row.file = fields[col.File];
+    rows.push(row);
   }
   if (!header && problems.count === problemsBefore) {
     problems.report(file, 0, "empty file: expected a header line with the columns Name and NCBITaxonId");

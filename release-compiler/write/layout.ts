@@ -12,5 +12,7 @@ export const LAYOUT = {
   profilesPerShard: 64,
   familyGoPerShard: 64,
   peptidesPerShard: 256,
+  /** Gene trees (OrthoFinder releases): a tree of a few hundred genes is tens of kB. */
+  geneTreesPerShard: 32,
   keysPerLeaf: 4096,
 };

@@ -7,9 +7,11 @@ import {
   type FamilyGo,
   type FamilyProfile,
   type FamilyRow,
+  type GeneTreeRow,
   type GenomeInfo,
   type GenomePairRow,
   type GroupRow,
+  type HogAlias,
   type HogListRow,
   type Manifest,
   type ProteinRow,
@@ -26,6 +28,7 @@ import { familyGoRow } from "../derive/family-go.js";
 import { countGenes, genomeDetail } from "../derive/genomes.js";
 import { groupsByFingerprint } from "../derive/groups.js";
 import type { FamilyPlaces, HogFamilies } from "../derive/hog-families.js";
+import type { GeneTreeTable } from "../derive/orthofinder/gene-trees.js";
 import { hogListRows } from "../derive/hog-list.js";
 import { similarProfiles } from "../derive/profiles.js";
 import { exonPairs, type ProteinTable } from "../derive/proteins.js";
@@ -54,6 +57,10 @@ export interface ReleaseBuild extends HogFamilies, FamilyPlaces {
   group: Int32Array;
   annotations: AnnotationTable;
   relations: RelationsBuild;
+  /** Per family, its gene tree (OrthoFinder releases with gene trees); the table is left out without. */
+  geneTrees?: GeneTreeTable;
+  /** Another tool's ids of the HOGs (OrthoFinder releases); the index is left out without. */
+  hogAliases?: Map<string, HogAlias>;
 }
 
 /** Writes every table, index and genome blob, and returns the manifest naming them. */
@@ -129,6 +136,9 @@ export function writeRelease(b: ReleaseBuild, blobs: BlobWriter, scratch: Scratc
   const profiles = writeTable<FamilyProfile>(blobs, b.families.length, LAYOUT.profilesPerShard, (f) => familyProfiles[f]);
   const familyGo = writeTable<FamilyGo>(blobs, b.families.length, LAYOUT.familyGoPerShard, (f) => familyGoRow(b.families[f], b.annotations));
   const peptides = writeTable<string>(blobs, p.count, LAYOUT.peptidesPerShard, (i) => p.sequence[i]);
+  // Optional: only releases with gene trees have the table, so every other release stays as it was.
+  const geneTrees = b.geneTrees && writeTable<GeneTreeRow>(blobs, b.families.length, LAYOUT.geneTreesPerShard, (f) => b.geneTrees!.rowOf(f + 1));
+  b.geneTrees?.close();
   stage("write protein, group, family and annotation tables");
   const sequenceIndex = writeSequenceIndex(blobs, p.count, (e) => p.sequence[e - 1], scratch);
   stage("write sequence index");
@@ -155,6 +165,8 @@ export function writeRelease(b: ReleaseBuild, blobs: BlobWriter, scratch: Scratc
     name: b.config.name,
     hogPrefix: b.config.hogReleaseLetter ?? "",
     date: b.config.date ?? "",
+    // Only the `oma` profile is recorded: a release compiled without the key (or with "orth") is byte-identical to one from before the key.
+    ...(b.config.fieldNames === "oma" ? { fieldNames: "oma" as const } : {}),
     counts: {
       genomes: genomes.length,
       proteins: p.count,
@@ -164,7 +176,7 @@ export function writeRelease(b: ReleaseBuild, blobs: BlobWriter, scratch: Scratc
     },
     taxonomy: { names: b.taxonomy.names, parents: b.taxonomy.parents, genomes: b.taxonomy.genomes, taxonIds: b.taxonomy.taxonIds },
     genomes,
-    tables: { proteins, sequences, groups, families, annotations, relations, pairs, pairDirectory, hogList, profiles, familyGo, peptides },
+    tables: { proteins, sequences, groups, families, annotations, relations, pairs, pairDirectory, hogList, profiles, familyGo, peptides, ...(geneTrees ? { geneTrees } : {}) },
     sequenceIndex,
     hogLists: { roots: hogLists.roots, levels: hogLists.levels },
     xrefSearch,
@@ -173,6 +185,7 @@ export function writeRelease(b: ReleaseBuild, blobs: BlobWriter, scratch: Scratc
       fingerprints: writeKeyIndex(blobs, groupsByFingerprint(b.fingerprints), LAYOUT.keysPerLeaf),
       hogIds: writeKeyIndex(blobs, b.hogIds, LAYOUT.keysPerLeaf),
       goTerms: writeKeyIndex(blobs, b.annotations.goTerms, LAYOUT.keysPerLeaf),
+      ...(b.hogAliases ? { hogAliases: writeKeyIndex(blobs, b.hogAliases, LAYOUT.keysPerLeaf) } : {}),
     },
   };
 }

@@ -4,7 +4,8 @@
  *   (`X-Blob-Reads`, `X-Blob-Bytes`: 0 when the isolate cache had everything) and which
  *   release answered (`X-Release`);
  * - `trailingSlash`: canonical paths end with "/": GET and HEAD are redirected there, keeping
- *   the query (the SOAP endpoint and its WSDL file keep the legacy interface's addresses);
+ *   the query (the SOAP endpoint and its WSDL file keep the legacy interface's addresses, and
+ *   downloads end with their file's name);
  * - `apiConventions`: on `/api/…`, the `format` parameter, the interface version of the
  *   `Accept` header, and the request's links (`c.var.links`).
  */
@@ -29,13 +30,15 @@ export function answerHeaders(allowOf: (path: string) => string): MiddlewareHand
 }
 
 const LEGACY_PATHS = new Set(["/soap", "/soap/orth.wsdl"]);
+/** Downloads are files: their paths end with the file's name. */
+const FILE_PATH = /^\/api\/downloads\/.+\.(?:fa|gz)$/;
 
 export function trailingSlash(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const method = c.req.method;
     // The URL's own path: still percent-encoded, with any /release/{name} prefix.
     const url = new URL(c.req.url);
-    if (url.pathname.endsWith("/") || LEGACY_PATHS.has(c.req.path) || (method !== "GET" && method !== "HEAD")) return next();
+    if (url.pathname.endsWith("/") || LEGACY_PATHS.has(c.req.path) || FILE_PATH.test(c.req.path) || (method !== "GET" && method !== "HEAD")) return next();
     // One leading slash: `//evil.com/` would be read by browsers as another origin (an open redirect).
     return new Response(null, { status: 301, headers: { Location: `${url.pathname.replace(/^\/{2,}/, "/")}/${url.search}` } });
   };

@@ -3,6 +3,7 @@
  * server (the origin and base path the request came in on) and the example ids (taken from
  * the release served, so the examples resolve on this server).
  */
+import { renameText, type FieldNames } from "../render/field-names.js";
 import { HEADERS, parameters, RESPONSES, type Examples } from "./parameters.js";
 import { paths } from "./paths.js";
 import { SCHEMAS, type Schema } from "./schemas.js";
@@ -30,6 +31,7 @@ const TAGS = [
   { name: "Pairs", description: "Pairwise relations between two genomes." },
   { name: "Search", description: "Sequence, function and cross-reference search." },
   { name: "Taxonomy", description: "Species taxonomy and shared ancestry." },
+  { name: "Downloads", description: "Whole files, streamed: a genome's sequences, a genome pair's relations, HOG members and tables, all HOGs." },
 ];
 
 /** The document for a server whose API base is `base` (`{origin}{prefix}/api`). */
@@ -45,4 +47,22 @@ export function openApiDocument(base: string, examples: Examples): Schema {
     paths: paths(root),
     components: { schemas: SCHEMAS, parameters: parameters(examples), headers: HEADERS, responses: RESPONSES },
   };
+}
+
+/** Members whose values are the release's own data or the server's address: never renamed. */
+const DATA_MEMBERS = new Set(["servers", "example", "examples"]);
+
+/**
+ * The document in a naming profile (render/field-names.ts): property names, `required` lists
+ * and prose name the fields as the release's answers do.
+ */
+export function documentIn(names: FieldNames, document: Schema): Schema {
+  if (names === "orth") return document;
+  const walk = (value: unknown): unknown => {
+    if (typeof value === "string") return renameText(value, names);
+    if (Array.isArray(value)) return value.map(walk);
+    if (!value || typeof value !== "object") return value;
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [renameText(key, names), DATA_MEMBERS.has(key) ? v : walk(v)]));
+  };
+  return walk(document) as Schema;
 }

@@ -56,6 +56,11 @@ export function parameters(ex: Examples): Record<string, Schema> {
         "Malformed → 404 `Invalid hog id`; another release's prefix → 410; a protein in no HOG → 404 `… is not part of any HOG.`",
       ex.hog,
     ),
+    genome_file: path("file", "`{genome}.fa.gz` (proteins) or `{genome}.cdna.fa.gz` (cDNA); genome by species code or NCBI taxon id.", `${ex.genome}.fa.gz`),
+    pairs_file: path("file", "`{genome_id2}.tsv.gz`: the second genome (species code or taxon id; the first genome again for paralogs and homoeologs).", `${ex.genome2}.tsv.gz`),
+    hog_file: path("file", "`{hog_id}.fa`: a `HOG:` id or any entry id, as for the HOG endpoints.", `${ex.hog}.fa`),
+    level_file: path("file", "`{level}.tsv.gz`: a level name (URL-encoded) or species code.", `${ex.level}.tsv.gz`),
+    seq: query("seq", "`protein` (the default) or `cdna`.", { type: "string", enum: ["protein", "cdna"] }),
     root_id: path("root_id", "Root of the subtree: taxon id, scientific name, species code, or `LUCA` (the whole tree).", ex.level),
     page: query("page", "1-based page number. Not a positive integer → 400 `Invalid page.`; past the last page → 404 `Invalid page.`", {
       type: "integer",
@@ -98,6 +103,18 @@ export function parameters(ex: Examples): Record<string, Schema> {
       "Keep only this relation type (`1:1`, `1:n`, `m:1`, `m:n`, seen from the query). Any other value gives `[]`.",
       { type: "string", examples: ["1:1", "1:n", "m:1", "m:n"] },
       { example: "1:1" },
+    ),
+    target_species: query(
+      "target_species",
+      "Keep only partners of these genomes: species codes or NCBI taxon ids, repeated or comma-separated. Unknown → 400. " +
+        "With `target_level`, a partner must match both.",
+      { type: "array", items: { type: "string" } },
+      { style: "form", explode: true },
+    ),
+    target_level: query(
+      "target_level",
+      "Keep only partners whose genome lies below this taxonomic level (a level name, species code or taxon id). Unknown → 400.",
+      { type: "string" },
     ),
     pairs_rel_type: query(
       "rel_type",

@@ -68,6 +68,13 @@ const xml = (description: string): Schema => ({
   content: { "application/xml": { schema: { type: "string" } } },
 });
 
+/** A streamed file named with the release in `Content-Disposition`. */
+const download = (description: string, type: string): Schema => ({
+  description,
+  headers: { ...COMMON_HEADERS, "Content-Disposition": { description: "`attachment; filename=\"{release}_{name}\"`.", schema: { type: "string" } } },
+  content: { [type]: { schema: { type: "string", format: "binary" } } },
+});
+
 const PAGED = ["page", "per_page", "format"];
 
 const orthoxml = (id: string, augmented: boolean): Schema =>
@@ -172,12 +179,31 @@ export function paths(root: string): Record<string, Schema> {
         errors: [400, 413, 415],
       }),
     },
+    "/protein/orthologs/bulk_retrieve/": {
+      post: operation({
+        id: "bulkRetrieveOrthologs",
+        tag: "Proteins",
+        summary: "The orthologs of several proteins at once",
+        description:
+          "Body as for the protein bulk retrieve (`{\"ids\": [...]}` or the bare list, at most 1000 ids). One `{query_id, orthologs}` " +
+          "per id in request order, each list as `/protein/{entry_id}/orthologs/` answers it with the same `rel_type`, " +
+          "`target_species` and `target_level`; `orthologs` null for an unknown or ambiguous id. Also answered without the " +
+          "trailing slash. `Allow: POST, OPTIONS`; GET → 405.",
+        params: ["rel_type", "target_species", "target_level", "format"],
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: ref("BulkRequest"), examples: { object: { value: { ids: ["HUMAN00001", 2] } } } } },
+        },
+        ok: json("One result per id.", arrayOf(ref("OrthologsBulkResult"))),
+        errors: [400, 413, 415],
+      }),
+    },
     "/protein/{entry_id}/orthologs/": get({
       id: "listProteinOrthologs",
       tag: "Proteins",
       summary: "Pairwise orthologs",
       description: "The pairwise (graph-based) orthologs of the protein, by the partner's entry number; `rel_type` (`1:1`, `1:n`, `m:1`, `m:n`) seen from the query's side: `1:n` when one gene of the query's genome (the query) stands against several of the partner's.",
-      params: ["entry_id", "rel_type", "format"],
+      params: ["entry_id", "rel_type", "target_species", "target_level", "format"],
       ok: json("Orthologs.", arrayOf(ref("Ortholog"))),
     }),
     "/protein/{entry_id}/hog_derived_orthologs/": get({
@@ -185,7 +211,7 @@ export function paths(root: string): Record<string, Schema> {
       tag: "Proteins",
       summary: "HOG-derived orthologs",
       description: "The orthologs implied by the HOG structure: the proteins of other genomes sharing a HOG with the query at the level of the two genomes' most recent common ancestor, with `rel_type` from the number of genes of each genome in that HOG (`1:1`, `1:n`, `m:1`, `m:n`, seen from the query's side).",
-      params: ["entry_id", "rel_type", "format"],
+      params: ["entry_id", "rel_type", "target_species", "target_level", "format"],
       ok: json("Orthologs.", arrayOf(ref("HogDerivedOrtholog"))),
     }),
     "/protein/{entry_id}/homoeologs/": get({
@@ -347,10 +373,80 @@ export function paths(root: string): Record<string, Schema> {
       ok: json("Members.", ref("HogMembers")),
       errors: [410],
     }),
+    "/downloads/": get({
+      id: "listDownloads",
+      tag: "Downloads",
+      summary: "Release-wide files",
+      description:
+        "Every genome's proteins (and cDNA when the release has it), every level's HOG table and all HOGs as OrthoXML, each " +
+        "`{name, url, format, description}`. Files of a genome pair and of one HOG are not listed: their URLs are the patterns below.",
+      params: ["format"],
+      ok: json("The files.", arrayOf(ref("DownloadItem"))),
+    }),
+    "/downloads/genome/{file}": get({
+      id: "downloadGenome",
+      tag: "Downloads",
+      summary: "A genome's proteins or cDNA (FASTA, gzip)",
+      description:
+        "Every entry of the genome in entry order; headers `>{orthid} {canonical id} hog={HOG id or -} group={group, 0 for none} [{species}]`, " +
+        "sequences in lines of 60. Named `{release}_{genome}.fa.gz` in `Content-Disposition`; streamed, generated (no `Range`).",
+      params: ["genome_file"],
+      ok: download("Gzipped FASTA.", "application/gzip"),
+    }),
+    "/downloads/pairs/{genome_id1}/{file}": get({
+      id: "downloadGenomePair",
+      tag: "Downloads",
+      summary: "Every relation of a genome pair (TSV, gzip)",
+      description: "All pages of `/pairs/{genome_id1}/{genome_id2}/?format=tsv` in one file (one header line); `xrefs` as there.",
+      params: ["genome_id1", "pairs_file", "xrefs"],
+      ok: download("Gzipped TSV.", "application/gzip"),
+      errors: [400],
+    }),
+    "/downloads/hog/{file}": get({
+      id: "downloadHogMembers",
+      tag: "Downloads",
+      summary: "A HOG's members (FASTA)",
+      description: "The members the members endpoint lists for the same HOG and `level`, by entry number, with the genome files' headers.",
+      params: ["hog_file", "hog_level", "seq"],
+      ok: download("FASTA.", "text/x-fasta"),
+      errors: [400, 410],
+    }),
+    "/downloads/hogs/{file}": get({
+      id: "downloadLevelHogs",
+      tag: "Downloads",
+      summary: "The HOGs of a level with their members (TSV, gzip)",
+      description:
+        "Columns `hog_id, level, roothog_id, description, completeness_score, nr_members, members_orthid, members_canonicalid` " +
+        "(members comma-separated, by entry number), the HOGs in the order of `/hog/?level=`.",
+      params: ["level_file"],
+      ok: download("Gzipped TSV.", "application/gzip"),
+    }),
+    "/downloads/hogs.orthoxml.gz": get({
+      id: "downloadAllHogs",
+      tag: "Downloads",
+      summary: "Every HOG of the release (OrthoXML 0.5, gzip)",
+      description: "One document: the genes of every genome in a family, then every family's groups as its own export writes them.",
+      ok: download("Gzipped OrthoXML.", "application/gzip"),
+    }),
     "/hog/{hog_id}/orthoxml/": orthoxml("readHogOrthoxml", false),
     "/hog/{hog_id}/orthoxml/augmented/": orthoxml("readHogOrthoxmlAugmented", true),
     "/orth/hog/{hog_id}/orthoxml/": outsideApi(root, orthoxml("readHogOrthoxmlOutsideApi", false)),
     "/orth/hog/{hog_id}/orthoxml/augmented/": outsideApi(root, orthoxml("readHogOrthoxmlAugmentedOutsideApi", true)),
+    "/hog/{hog_id}/svg/": get({
+      id: "readHogDrawing",
+      tag: "HOGs",
+      summary: "HOG family drawn on the species tree (SVG)",
+      description:
+        "The HOG's whole family drawn on the species tree, as one SVG document to embed (no script; its own stylesheet): a row per level " +
+        "of the family's clade with the family's HOGs there (each a link to its HOG page on that level), the duplications and losses on " +
+        "the branch leading to it and its genes; columns for the HOGs on the level in focus with each species' genes in them (each a link " +
+        "to the protein). The HOG in focus is what `readHog` answers for the same `hog_id` and `level`, highlighted with its lineage; the " +
+        "root element's `data-genes` is its number of genes. Large families stay bounded: at most 60 rows (clades folded, the way to the " +
+        "level in focus kept open) and 30 columns (the rest summed in one). Browsers opening `readHog` get the same drawing in the HOG's page.",
+      params: ["hog_id", "hog_level"],
+      ok: { description: "SVG document.", headers: COMMON_HEADERS, content: { "image/svg+xml": { schema: { type: "string" } } } },
+      errors: [410],
+    }),
     "/hog/{hog_id}/gene_ontology/": get({
       id: "listHogGeneOntology",
       tag: "HOGs",
@@ -368,6 +464,19 @@ export function paths(root: string): Record<string, Schema> {
       params: ["hog_id", "max_results", "format"],
       ok: json("Similar HOGs.", ref("SimilarProfileHogs")),
       errors: [400, 410],
+    }),
+    "/hog/{hog_id}/gene_tree/": get({
+      id: "readHogGeneTree",
+      tag: "HOGs",
+      summary: "Gene tree of a HOG family",
+      description:
+        "The gene tree of the HOG family that contains `hog_id` (a HOG id, an OrthoFinder HOG or orthogroup id such as " +
+        "`N1.HOG0000005` or `OG0000005`, or a protein id), in Newick, exactly as the release's input wrote it: for a release " +
+        "compiled from OrthoFinder results, the resolved gene tree of the family's orthogroup, leaves `<species>_<protein id>`. " +
+        "404 when the release has no gene trees or the family has none.",
+      params: ["hog_id"],
+      ok: { description: "Newick text.", headers: COMMON_HEADERS, content: { "text/x-nh": { schema: { type: "string" } } } },
+      errors: [410],
     }),
 
     // C.5 Pairs

@@ -156,6 +156,10 @@ export const SCHEMAS: Record<string, Schema> = {
   Version: record("Release and interface version.", {
     orth_version: str("Release name, e.g. `All.Jul2024`; clients invalidate caches when it changes."),
     api_version: str("Interface version: the newest, which `Accept: application/json; version=…` can lower.", { examples: ["1.11"] }),
+    field_names: str(
+      "Naming profile of the release: `orth`, the neutral names, or `oma`, the original interface's names (of JSON fields, the pairs table header, SOAP operations, parts and namespace). This document uses the release's.",
+      { enum: ["orth", "oma"] },
+    ),
   }),
   GenomeInfo: record("Genome info (GI).", {
     code: str("Species code.", { maxLength: 5, minLength: 1 }),
@@ -192,8 +196,18 @@ export const SCHEMAS: Record<string, Schema> = {
     query_id: str("The id as sent, turned into a string."),
     target: { oneOf: [ref("ProteinRecord"), { type: "null" }], description: "null for an unknown or ambiguous id." },
   }),
+  DownloadItem: record("A release-wide file.", {
+    name: str("File name, e.g. `HUMAN.fa.gz` or `hogs/Mammalia.tsv.gz`."),
+    url: str("Absolute URL of the file.", { format: "uri" }),
+    format: str("`fasta+gzip`, `tsv+gzip` or `orthoxml+gzip`."),
+    description: str("What the file holds."),
+  }),
+  OrthologsBulkResult: record("One requested id and its pairwise orthologs.", {
+    query_id: str("The id as sent, turned into a string."),
+    orthologs: { oneOf: [arrayOf(ref("Ortholog")), { type: "null" }], description: "As the orthologs endpoint lists them; null for an unknown or ambiguous id." },
+  }),
   BulkRequest: {
-    description: "`{\"ids\": [...]}` or the bare list; ids are strings or integers, at most 1000.",
+    description: "`{\"ids\": [...]}` or the bare list; ids are strings or integers, at most 1000. Other keys of the object are ignored (OMA's R client sends `auto_unbox`).",
     oneOf: [
       {
         type: "object",

@@ -137,16 +137,18 @@ export function releaseView(storage: ReleaseStorage, blobs: BlobCache, manifest:
       const shard = await shardOf(table, index);
       return shard.rows[index - shard.firstRow];
     },
-    async rows(table, from, to) {
+    async rows<Row>(table: TableRef<Row>, from: number, to: number) {
       const first = Math.floor(from / table.rowsPerShard);
       const last = to > from ? Math.floor((to - 1) / table.rowsPerShard) : first - 1;
       const eager = Math.min(last, first + EAGER_SHARDS - 1);
-      const loaded = await Promise.all(
+      const loaded: Array<TableShard<Row> | undefined> = await Promise.all(
         Array.from({ length: Math.max(0, eager - first + 1) }, (_, k) => shardOf(table, (first + k) * table.rowsPerShard)),
       );
       return (async function* () {
         for (let s = first; s <= last; s++) {
-          const shard = s <= eager ? loaded[s - first] : await shardOf(table, s * table.rowsPerShard);
+          const shard = s <= eager ? loaded[s - first]! : await shardOf(table, s * table.rowsPerShard);
+          // Let a long walk (a download) hold no more than the shard it is in.
+          if (s <= eager) loaded[s - first] = undefined;
           const end = Math.min(to, shard.firstRow + shard.rows.length);
           for (let i = Math.max(from, shard.firstRow); i < end; i++) yield shard.rows[i - shard.firstRow];
         }

@@ -72,9 +72,19 @@ export async function resolveGroup(release: Release, id: string): Promise<GroupR
   return protein.group ? release.row(release.manifest.tables.groups, protein.group - 1) : undefined;
 }
 
-/** The family holding a HOG id, or the HOG of a protein given by any entry id. */
-export async function resolveHog(release: Release, id: string): Promise<{ hogId: string; family: FamilyRow }> {
+/**
+ * The family holding a HOG id, the HOG another tool's id names (an OrthoFinder `N1.HOG0000005` or
+ * `OG0000005`, in releases with `hogAliases`: then `level` is that HOG's level, the level a
+ * route takes when its request gives none), or the HOG of a protein given by any entry id.
+ */
+export async function resolveHog(release: Release, id: string): Promise<{ hogId: string; family: FamilyRow; level?: number }> {
   let hogId = id;
+  const aliases = release.manifest.indexes.hogAliases;
+  const alias = aliases && !id.startsWith("HOG:") ? await release.lookup(aliases, id) : undefined;
+  if (alias) {
+    const [family, aliasId, level] = alias;
+    return { hogId: aliasId, family: await release.row(release.manifest.tables.families, family - 1), level };
+  }
   if (id.startsWith("HOG:")) {
     const m = HOG_ID.exec(id);
     if (!m) throw notFound(`Invalid hog id: ${echo(id)}`);

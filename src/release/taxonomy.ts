@@ -34,7 +34,7 @@ function childrenOf(t: Taxonomy): number[][] {
 const TAXON_ID = /^-?[0-9]{1,12}$/;
 
 /** A level by name or species code, else by taxon id; undefined when unknown. */
-function levelOf(release: Release, id: string): number | undefined {
+export function levelOf(release: Release, id: string): number | undefined {
   const byName = release.levelByName.get(id);
   if (byName !== undefined) return byName;
   if (!TAXON_ID.test(id)) return undefined;

@@ -4,7 +4,9 @@
  * allowed by its hash; no scripts, fonts or remote resources), and every piece of text,
  * data and URL is escaped.
  */
+import { PAGE_STYLE } from "./pages/style.js";
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from "./pagination.js";
+import { PICTURE_STYLE } from "./pictures/style.js";
 
 export const HTML_TYPE = "text/html; charset=utf-8";
 
@@ -45,7 +47,7 @@ td code{word-break:break-all}
 .toc li{break-inside:avoid;overflow-wrap:anywhere}
 .docs{overflow-wrap:anywhere}
 .tag{font-size:.8em;color:var(--muted)}
-`;
+${PAGE_STYLE}${PICTURE_STYLE}`;
 
 let styleHash: Promise<string> | undefined;
 /** `'sha256-…'` of the stylesheet, for the CSP (computed once per isolate). */
@@ -78,7 +80,7 @@ export function htmlPage(title: string, base: string, body: string): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${esc(title)}</title><style>${STYLE}</style></head>
 <body><header class="bar"><a class="brand" href="${esc(browsableHref(`${base}/`, base))}">orth API</a>
-<nav><a href="${esc(`${base}/docs/`)}">Documentation</a><a href="${esc(browsableHref(`${base}/schema/`, base))}">OpenAPI document</a></nav></header>
+<nav><a href="${esc(`${base}/genome/`)}">Genomes</a><a href="${esc(`${base}/taxonomy/`)}">Species tree</a><a href="${esc(`${base}/docs/`)}">Documentation</a><a href="${esc(browsableHref(`${base}/schema/`, base))}">OpenAPI document</a></nav></header>
 <main>${body}</main></body></html>`;
 }
 
@@ -157,8 +159,11 @@ export function parseLinkHeader(header: string | null): Map<string, string> {
   return rels;
 }
 
-/** First/prev/next/last controls and "page N of M", from `Link`, `X-Total-Count` and the request's paging. */
-function pager(view: BrowsableView): string {
+/**
+ * First/prev/next/last controls and "page N of M", from `Link`, `X-Total-Count` and the request's
+ * paging; `hrefOf` makes a page's URL a link (the JSON viewer's stay in it, `format=api`).
+ */
+export function pager(view: Pick<BrowsableView, "headers" | "url" | "base">, hrefOf: (url: string, base: string) => string = browsableHref): string {
   const totalHeader = view.headers.get("X-Total-Count");
   if (totalHeader === null || !/^[0-9]+$/.test(totalHeader)) return "";
   const total = Number(totalHeader);
@@ -169,9 +174,9 @@ function pager(view: BrowsableView): string {
   const last = Math.max(1, Math.ceil(total / perPage));
   const rels = parseLinkHeader(view.headers.get("Link"));
   const control = (rel: string, label: string) => {
-    const href = rels.get(rel);
-    return href && isLink(href)
-      ? `<a rel="${rel}" href="${esc(browsableHref(href, view.base))}">${label}</a>`
+    const url = rels.get(rel);
+    return url && isLink(url)
+      ? `<a rel="${rel}" href="${esc(hrefOf(url, view.base))}">${label}</a>`
       : `<span class="off">${label}</span>`;
   };
   const items = `${total} item${total === 1 ? "" : "s"}`;

@@ -2,6 +2,7 @@ import { REL_TYPES, type AnnotationRow, type GenomeInfo, type PairRow } from "..
 import type { PairSelection } from "../release/pairs.js";
 import type { Release } from "../release/release.js";
 import { rowsOf, summariesOf } from "../release/summaries.js";
+import { fieldNamesOf, nameIn } from "./field-names.js";
 import type { Links } from "./links.js";
 import { orthid, proteinSummary } from "./protein.js";
 
@@ -50,6 +51,29 @@ export async function pairItems(release: Release, links: Links, rows: PairRow[],
   }));
 }
 
+/**
+ * Pairs as CSV or TSV lines (CRLF-terminated), with the header line when `header`: the rows of a
+ * page, or one slice of a whole genome pair's file.
+ */
+export async function pairLines(release: Release, rows: PairRow[], options: { format: "csv" | "tsv"; xrefs?: string[]; header: boolean }): Promise<string> {
+  const { format } = options;
+  const sources = options.xrefs ?? [];
+  const { xrefsOf, sharedGroup } = await pairContext(release, rows, options.xrefs);
+  const cell = format === "csv" ? csvCell : tsvCell;
+  const line = (cells: Array<string | number>) => `${cells.map((v) => cell(String(v))).join(format === "csv" ? "," : "\t")}\r\n`;
+  const side = (entry: number) => {
+    const x = xrefsOf(entry);
+    return [orthid(release.genomeOfEntry(entry), entry), ...sources.map((s) => x![s])];
+  };
+  const names = fieldNamesOf(release.manifest);
+  const named = (orthName: string) => nameIn(names, "table", orthName);
+  let out = options.header
+    ? line([named("orthid_1"), ...sources.map((s) => `${s}_1`), named("orthid_2"), ...sources.map((s) => `${s}_2`), "RelType", named("OrthGroup")])
+    : "";
+  for (const r of rows) out += line([...side(r[0]), ...side(r[1]), REL_TYPES[r[2]], sharedGroup(r)]);
+  return out;
+}
+
 /** A page of pairs as a CSV or TSV download. */
 export async function pairsTable(
   release: Release,
@@ -57,25 +81,14 @@ export async function pairsTable(
   options: { format: "csv" | "tsv"; genome1: GenomeInfo; genome2: GenomeInfo; xrefs?: string[]; headers: Record<string, string> },
 ): Promise<Response> {
   const { format, genome1, genome2 } = options;
-  const sources = options.xrefs ?? [];
-  const { xrefsOf, sharedGroup } = await pairContext(release, rows, options.xrefs);
-  const cell = format === "csv" ? csvCell : tsvCell;
-  const line = (cells: Array<string | number>) => cells.map((v) => cell(String(v))).join(format === "csv" ? "," : "\t");
-  const side = (entry: number) => {
-    const x = xrefsOf(entry);
-    return [orthid(release.genomeOfEntry(entry), entry), ...sources.map((s) => x![s])];
-  };
-  const lines = [
-    line(["orthid_1", ...sources.map((s) => `${s}_1`), "orthid_2", ...sources.map((s) => `${s}_2`), "RelType", "OrthGroup"]),
-    ...rows.map((r) => line([...side(r[0]), ...side(r[1]), REL_TYPES[r[2]], sharedGroup(r)])),
-  ];
+  const text = await pairLines(release, rows, { format, xrefs: options.xrefs, header: true });
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "_").slice(0, 15);
   const date = `${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}_${stamp.slice(9, 15)}`;
-  return new Response(`${lines.join("\r\n")}\r\n`, {
+  return new Response(text, {
     headers: {
       ...options.headers,
       "Content-Type": format === "csv" ? "text/csv; charset=utf-8" : "text/tab-separated-values; charset=utf-8",
-      "Content-Disposition": `attachment; filename=orth-Pairs_${genome1.code}-${genome2.code}_${date}.${format}`,
+      "Content-Disposition": `attachment; filename=${nameIn(fieldNamesOf(release.manifest), "table", "orth-Pairs")}_${genome1.code}-${genome2.code}_${date}.${format}`,
     },
   });
 }

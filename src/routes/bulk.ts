@@ -20,7 +20,7 @@ function bodyText(c: AppContext): string {
 }
 
 /** The ids of a request body: `{"ids": [...]}` or a bare list; strings or numbers, at most 1000. */
-async function requestedIds(c: AppContext): Promise<string[]> {
+export function requestedIds(c: AppContext): string[] {
   const contentType = c.req.header("Content-Type") ?? "";
   if (!JSON_MEDIA.test(contentType.split(";")[0].trim().toLowerCase())) {
     throw new ApiError(415, `Unsupported media type "${echo(contentType)}" in request.`);
@@ -58,7 +58,7 @@ export function bulkRoutes(app: Hono<AppEnv>) {
     async (c) => {
       const release = releaseOf(c);
       const links = linksOf(c);
-      const ids = await requestedIds(c);
+      const ids = requestedIds(c);
       const entries = await resolveEntries(release, ids);
       const records = await proteinsWithSequences(release, entries.filter((e): e is number => e !== undefined));
       const recordOf = (entry: number | undefined) => {

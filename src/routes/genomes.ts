@@ -3,7 +3,7 @@ import { getEndpoint } from "./endpoint.js";
 import { pathParam, linksOf, releaseOf, type AppEnv } from "../context.js";
 import { paginate } from "../render/pagination.js";
 import { genomeInfo, lineageNames, proteinSummary } from "../render/protein.js";
-import { json, jsonArrayStream } from "../render/respond.js";
+import { fieldNamesFor, json, jsonArrayStream } from "../render/respond.js";
 import type { GenomeDetail } from "../../release-format/format.js";
 import { resolveGenome } from "../release/resolve.js";
 
@@ -47,7 +47,7 @@ export function genomeRoutes(app: Hono<AppEnv>) {
       async function* items() {
         for await (const row of rows) yield proteinSummary(release, links, row);
       }
-      return jsonArrayStream(items(), page.headers);
+      return jsonArrayStream(items(), page.headers, fieldNamesFor(c));
     },
   );
 
@@ -67,13 +67,13 @@ export function genomeRoutes(app: Hono<AppEnv>) {
       async function* items() {
         for await (const row of rows) if (wanted.has(row.entry)) yield proteinSummary(release, links, row);
       }
-      return jsonArrayStream(items(), page.headers);
+      return jsonArrayStream(items(), page.headers, fieldNamesFor(c));
     },
   );
 }
 
 /** Entry numbers of the genome's genes [from, to) (0-based gene positions), from its runs of main isoforms. */
-function genesOnPage(detail: GenomeDetail, from: number, to: number): number[] {
+export function genesOnPage(detail: GenomeDetail, from: number, to: number): number[] {
   const out: number[] = [];
   let position = 0;
   for (const [lo, hi] of detail.geneRanges) {

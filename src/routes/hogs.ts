@@ -5,7 +5,7 @@ import { badRequest, notFound } from "../errors.js";
 import { segment, type Links } from "../render/links.js";
 import { proteinSummary } from "../render/protein.js";
 import { paginate } from "../render/pagination.js";
-import { json, jsonArrayStream } from "../render/respond.js";
+import { fieldNamesFor, json, jsonArrayStream } from "../render/respond.js";
 import { SPECIATION, type FamilyRow, type HogListRow } from "../../release-format/format.js";
 import { isAncestorOrSelf as isAncestorLevel } from "../../release-format/taxonomy.js";
 import { mostAncientFirst, type ImpliedHog } from "../../release-format/hog-levels.js";
@@ -18,10 +18,10 @@ const UNKNOWN_LIST_LEVEL = "Invalid or unknown level parameter: give a level nam
 const UNKNOWN_COMPARE_WITH = "Invalid or unknown compare_with parameter: give a level name of the taxonomy.";
 const NOT_UNIQUE = "hog_id / level combination does not identify a unique HOG.";
 
-type Level = { root: true } | { root: false; level: number } | undefined;
+export type Level = { root: true } | { root: false; level: number } | undefined;
 
 /** The `level` parameter: absent, `root` (any case), or a level name or species code. */
-function levelParam(c: AppContext, release: Release, unknown = UNKNOWN_LEVEL): Level {
+export function levelParam(c: AppContext, release: Release, unknown = UNKNOWN_LEVEL): Level {
   const raw = c.req.query("level");
   if (raw === undefined) return undefined;
   if (raw.toLowerCase() === "root") return { root: true };
@@ -30,11 +30,14 @@ function levelParam(c: AppContext, release: Release, unknown = UNKNOWN_LEVEL): L
   return { root: false, level };
 }
 
+/** Without a `level` parameter, another tool's HOG id (resolveHog) stands for its HOG on its own level. */
+export const onAliasLevel = (level: number | undefined): Level => (level === undefined ? undefined : { root: false, level });
+
 /**
  * A HOG on one level: a node of the family, or an implied HOG (release-format/hog-levels.ts),
  * with its members as positions in the family's member list.
  */
-interface HogAt {
+export interface HogAt {
   id: string;
   onLevel: number;
   node: number;
@@ -51,7 +54,7 @@ function nodeHog(family: FamilyRow, node: number, onLevel: number): HogAt {
  * with `root`, else its node on that level, on a more ancient level the ancestral HOG
  * containing it, and on a level below its nodes (down to the species) its implied HOG there.
  */
-function hogOnLevel(release: Release, family: FamilyRow, hogId: string, level: Level): HogAt {
+export function hogOnLevel(release: Release, family: FamilyRow, hogId: string, level: Level): HogAt {
   const top = nodesWithId(family, hogId)[0];
   if (!level) return nodeHog(family, top, family.nodes[top].levels[0]);
   if (level.root) return nodeHog(family, 0, family.nodes[0].levels[0]);
@@ -102,7 +105,7 @@ function hogRecord(release: Release, links: Links, f: FamilyRow, node: number, l
  * already stood there (retained), an ancestor HOG did, across a duplication (duplicated),
  * or its family did not reach that far back (gained).
  */
-function eventSince(release: Release, row: HogListRow, since: number): string {
+export function eventSince(release: Release, row: HogListRow, since: number): string {
   const [, , , , , idTop, familyTop] = row;
   if (isAncestorOrSelf(release, idTop, since)) return "retained";
   if (isAncestorOrSelf(release, familyTop, since)) return "duplicated";
@@ -155,7 +158,7 @@ export function hogRoutes(app: Hono<AppEnv>) {
           };
         }
       }
-      return jsonArrayStream(items(), page.headers);
+      return jsonArrayStream(items(), page.headers, fieldNamesFor(c));
     },
   );
 
@@ -167,8 +170,9 @@ export function hogRoutes(app: Hono<AppEnv>) {
     async (c) => {
       const release = releaseOf(c);
       const links = linksOf(c);
-      const level = levelParam(c, release);
-      const { hogId, family } = await resolveHog(release, pathParam(c, "hog_id"));
+      const asked = levelParam(c, release);
+      const { hogId, family, level: aliasLevel } = await resolveHog(release, pathParam(c, "hog_id"));
+      const level = asked ?? onAliasLevel(aliasLevel);
       if (!level || level.root) {
         const node = level ? 0 : nodesWithId(family, hogId)[0];
         return json(c, [hogRecord(release, links, family, node, family.nodes[node].levels[0])]);
@@ -194,8 +198,9 @@ export function hogRoutes(app: Hono<AppEnv>) {
     async (c) => {
       const release = releaseOf(c);
       const links = linksOf(c);
-      const level = levelParam(c, release);
-      const { hogId, family } = await resolveHog(release, pathParam(c, "hog_id"));
+      const asked = levelParam(c, release);
+      const { hogId, family, level: aliasLevel } = await resolveHog(release, pathParam(c, "hog_id"));
+      const level = asked ?? onAliasLevel(aliasLevel);
       const hog = hogOnLevel(release, family, hogId, level);
       const members = hog.members.map((m) => family.members[m]).sort((a, b) => a.entry - b.entry);
       return json(c, {
@@ -213,8 +218,9 @@ export function hogRoutes(app: Hono<AppEnv>) {
     "GO terms of a HOG's members on a level, each with the share of members annotated with it (score).",
     async (c) => {
       const release = releaseOf(c);
-      const level = levelParam(c, release);
-      const { hogId, family } = await resolveHog(release, pathParam(c, "hog_id"));
+      const asked = levelParam(c, release);
+      const { hogId, family, level: aliasLevel } = await resolveHog(release, pathParam(c, "hog_id"));
+      const level = asked ?? onAliasLevel(aliasLevel);
       const hog = hogOnLevel(release, family, hogId, level);
       const go = await release.row(release.manifest.tables.familyGo, family.family - 1);
       const counts = new Map<number, number>();

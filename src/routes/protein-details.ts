@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import { getEndpoint } from "./endpoint.js";
+import { homologyTargets } from "../release/homology-targets.js";
 import { linksOf, pathParam, releaseOf, type AppContext, type AppEnv } from "../context.js";
 import { badRequest, echo } from "../errors.js";
 import { domainsBody, goItems, hogOrthologItem, isoformItem, xrefItems } from "../render/protein-details.js";
@@ -77,19 +78,22 @@ export function proteinDetailRoutes(app: Hono<AppEnv>) {
     app,
     "/api/protein/:entry_id/hog_derived_orthologs/",
     "HOG-derived Orthologs",
-    "The orthologs implied by the protein's HOG, by partner entry number (rel_type filters by relation type).",
+    "The orthologs implied by the protein's HOG, by partner entry number (rel_type filters by relation type, target_species and target_level by the partners' genomes).",
     async (c) => {
       const release = releaseOf(c);
       const links = linksOf(c);
       const entry = await entryOf(c);
       const relType = c.req.query("rel_type");
+      const targets = homologyTargets(release, c.req.queries("target_species"), c.req.query("target_level"));
       const row = await proteinRow(release, entry);
       if (!row.family || !row.hog || (relType !== undefined && !isOrthologType((REL_TYPES as readonly string[]).indexOf(relType)))) return json(c, []);
       const family = await release.row(release.manifest.tables.families, row.family - 1);
       const orthologs = hogOrthologs(family, entry, (e) => release.genomeOfEntry(e));
       return json(
         c,
-        orthologs.filter((o) => relType === undefined || o.relType === relType).map((o) => hogOrthologItem(release, links, o)),
+        orthologs
+          .filter((o) => (relType === undefined || o.relType === relType) && (!targets || targets(release.genomeOfEntry(o.partner.entry))))
+          .map((o) => hogOrthologItem(release, links, o)),
       );
     },
   );

@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
-import { getEndpoint } from "./endpoint.js";
+import { requestedIds } from "./bulk.js";
+import { getEndpoint, postEndpoint } from "./endpoint.js";
 import { linksOf, pathParam, releaseOf, type AppContext, type AppEnv } from "../context.js";
 import { badRequest, notFound } from "../errors.js";
 import { pairItems, pairsTable, type PairFilters } from "../render/pairs.js";
@@ -11,6 +12,9 @@ import { pairsBetween } from "../release/pairs.js";
 import type { Release } from "../release/release.js";
 import { proteinRow, entryNumber, resolveGenome } from "../release/resolve.js";
 import { summariesOf } from "../release/summaries.js";
+import { resolveEntries } from "../release/bulk.js";
+import { homologyTargets, type TargetFilter } from "../release/homology-targets.js";
+import type { Links } from "../render/links.js";
 
 /** Most distinct `xrefs` sources of a pairs request: releases have about ten. */
 const MAX_XREF_SOURCES = 50;
@@ -30,6 +34,37 @@ async function relationsOf(release: Release, protein: ProteinRow, keep: (r: Rela
   return kept.map((r) => ({ relation: r, partner: summaries.get(r[0]) as ProteinSummary }));
 }
 
+/** What an ortholog answer keeps: one relation type (-1: any ortholog type), and the partners' genomes. */
+interface OrthologFilters {
+  relType: number;
+  /** A `rel_type` that is no ortholog type selects nothing (the reference's rule). */
+  none: boolean;
+  targets: TargetFilter;
+}
+
+function orthologFilters(c: AppContext, release: Release): OrthologFilters {
+  const wanted = c.req.query("rel_type");
+  const relType = wanted === undefined ? -1 : (REL_TYPES as readonly string[]).indexOf(wanted);
+  return { relType, none: wanted !== undefined && !isOrthologType(relType), targets: homologyTargets(release, c.req.queries("target_species"), c.req.query("target_level")) };
+}
+
+/** A protein's pairwise orthologs as the orthologs endpoint lists them. */
+async function orthologItems(release: Release, links: Links, protein: ProteinRow, filters: OrthologFilters) {
+  if (filters.none) return [];
+  const { relType, targets } = filters;
+  const orthologs = await relationsOf(
+    release,
+    protein,
+    ([partner, t]) => isOrthologType(t) && (relType < 0 || t === relType) && (!targets || targets(release.genomeOfEntry(partner))),
+  );
+  return orthologs.map(({ relation: [, t, distance, score], partner }) => ({
+    ...proteinSummary(release, links, partner),
+    rel_type: REL_TYPES[t],
+    distance,
+    score,
+  }));
+}
+
 async function queryProtein(c: AppContext): Promise<ProteinRow> {
   const release = releaseOf(c);
   return proteinRow(release, await entryNumber(release, pathParam(c, "entry_id")));
@@ -40,25 +75,32 @@ export function relationRoutes(app: Hono<AppEnv>) {
     app,
     "/api/protein/:entry_id/orthologs/",
     "Protein Orthologs",
-    "The pairwise orthologs of a protein, by partner entry number; rel_type keeps one relation type.",
+    "The pairwise orthologs of a protein, by partner entry number; rel_type keeps one relation type, target_species and target_level the partners' genomes.",
+    async (c) => {
+      const release = releaseOf(c);
+      return json(c, await orthologItems(release, linksOf(c), await queryProtein(c), orthologFilters(c, release)));
+    },
+  );
+
+  postEndpoint(
+    app,
+    // Also without the trailing slash: a redirect would lose the POST body.
+    ["/api/protein/orthologs/bulk_retrieve/", "/api/protein/orthologs/bulk_retrieve"],
+    "Orthologs Bulk Retrieve",
+    'The pairwise orthologs of up to 1000 entry ids, sent as {"ids": [...]} or as a JSON list; the filters of the orthologs endpoint apply to all.',
     async (c) => {
       const release = releaseOf(c);
       const links = linksOf(c);
-      const wanted = c.req.query("rel_type");
-      // Any rel_type other than the four ortholog types selects nothing (the reference's rule).
-      const code = wanted === undefined ? -1 : (REL_TYPES as readonly string[]).indexOf(wanted);
-      if (wanted !== undefined && !isOrthologType(code)) return json(c, []);
-      const protein = await queryProtein(c);
-      const orthologs = await relationsOf(release, protein, ([, t]) => isOrthologType(t) && (code < 0 || t === code));
-      return json(
-        c,
-        orthologs.map(({ relation: [, t, distance, score], partner }) => ({
-          ...proteinSummary(release, links, partner),
-          rel_type: REL_TYPES[t],
-          distance,
-          score,
-        })),
+      const filters = orthologFilters(c, release);
+      const ids = requestedIds(c);
+      const entries = await resolveEntries(release, ids);
+      const answers = new Map<number, unknown[]>();
+      await Promise.all(
+        [...new Set(entries.filter((e): e is number => e !== undefined))].map(async (entry) => {
+          answers.set(entry, await orthologItems(release, links, await proteinRow(release, entry), filters));
+        }),
       );
+      return json(c, ids.map((id, i) => ({ query_id: id, orthologs: entries[i] === undefined ? null : answers.get(entries[i]!)! })));
     },
   );
 

@@ -2,7 +2,8 @@ import type { Hono } from "hono";
 import { getEndpoint } from "./endpoint.js";
 import { linksOf, releaseOf, type AppContext, type AppEnv } from "../context.js";
 import { docsPage } from "../openapi/docs-page.js";
-import { openApiDocument, type Examples } from "../openapi/document.js";
+import { documentIn, openApiDocument, type Examples } from "../openapi/document.js";
+import { fieldNamesOf } from "../render/field-names.js";
 import { prefers } from "../render/accept.js";
 import { htmlHeaders } from "../render/html.js";
 import type { Manifest } from "../../release-format/format.js";
@@ -24,7 +25,11 @@ function examplesOf(manifest: Manifest): Examples {
   };
 }
 
-const documentOf = (c: AppContext) => openApiDocument(linksOf(c).base, examplesOf(releaseOf(c).manifest));
+/** The document of the release answering, in its naming profile. */
+const documentOf = (c: AppContext) => {
+  const { manifest } = releaseOf(c);
+  return documentIn(fieldNamesOf(manifest), openApiDocument(linksOf(c).base, examplesOf(manifest)));
+};
 
 export function schemaRoutes(app: Hono<AppEnv>) {
   getEndpoint(app, "/api/schema/", "Schema", "The OpenAPI 3.1 document of the REST interface.", (c) => {

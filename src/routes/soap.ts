@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { releaseOf, type AppContext, type AppEnv } from "../context.js";
 import { declareAllow } from "./endpoint.js";
+import { fieldNamesOf, orthNameOf } from "../render/field-names.js";
 import { linksFor } from "../render/links.js";
 import { malformed, parseEnvelope, SoapFault } from "../soap/envelope.js";
 import { encodingSchemaRoutes } from "../soap/encoding-schema.js";
@@ -15,8 +16,9 @@ function soapUrl(c: AppContext): string {
   return linksFor(c.req.raw, c.var.scope.prefix).base.replace(/\/api$/, "/soap");
 }
 
+/** The WSDL of the release answering (app.ts opens it for these GETs), in its naming profile. */
 function wsdlResponse(c: AppContext): Response {
-  return new Response(wsdl(soapUrl(c)), { headers: { "Content-Type": "text/xml; charset=utf-8", Allow: ALLOW } });
+  return new Response(wsdl(soapUrl(c), fieldNamesOf(releaseOf(c).manifest)), { headers: { "Content-Type": "text/xml; charset=utf-8", Allow: ALLOW } });
 }
 
 /** One SOAP call on the body the entry read: checked, parsed, answered; a fault is thrown (see soap/faults.ts). */
@@ -30,9 +32,13 @@ async function call(c: AppContext): Promise<Response> {
     throw malformed("the body is not UTF-8");
   }
   const request = parseEnvelope(xml);
-  const operation = operations[request.operation];
+  const release = releaseOf(c);
+  // Operations are named as the release's profile names them (GetOMAGroup under `oma`, where GetOrthGroup is unknown).
+  const names = fieldNamesOf(release.manifest);
+  const name = orthNameOf(names, "soap", request.operation);
+  const operation = name === undefined || !Object.hasOwn(operations, name) ? undefined : operations[name];
   if (!operation) throw new SoapFault("Client", `Unknown operation: ${request.operation.slice(0, 100)}`);
-  return soapResponse(request.operation, await operation(releaseOf(c), request));
+  return soapResponse(name!, await operation(release, request), names);
 }
 
 export function soapRoutes(app: Hono<AppEnv>) {

@@ -1,9 +1,11 @@
 import type { Hono } from "hono";
 import { getEndpoint } from "./endpoint.js";
 import { linksOf, releaseOf, type AppEnv } from "../context.js";
+import { fieldNamesOf, nameIn } from "../render/field-names.js";
 import { genomeInfo, orthid } from "../render/protein.js";
 import { json, stringify } from "../render/respond.js";
 import { searchXrefs } from "../release/xref-search.js";
+import { XREF_ORTHID_SOURCE } from "../../release-format/format.js";
 
 export function xrefSearchRoutes(app: Hono<AppEnv>) {
   getEndpoint(
@@ -28,7 +30,8 @@ export function xrefSearchRoutes(app: Hono<AppEnv>) {
           const genome = release.genomeOfEntry(h.entry);
           return {
             xref: h.id,
-            source: h.source,
+            // The entry id's own source is named as the profile names the entry id.
+            source: h.source === XREF_ORTHID_SOURCE ? nameIn(fieldNamesOf(release.manifest), "value", h.source) : h.source,
             seq_match: h.seqMatch,
             entry_nr: h.entry,
             orthid: orthid(genome, h.entry),

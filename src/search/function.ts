@@ -6,6 +6,7 @@ import { goTerms } from "../release/annotations.js";
 import type { AnnotationRow } from "../../release-format/format.js";
 import type { Release } from "../release/release.js";
 import { rowsOf } from "../release/summaries.js";
+import { fieldNamesOf, nameIn } from "../render/field-names.js";
 import { orthid } from "../render/protein.js";
 import { exactMatches } from "./sequence-index.js";
 import { approximateHits, MIN_ALIGNMENT_SCORE } from "./sequence-search.js";
@@ -52,6 +53,8 @@ export async function goAnnotationsOf(release: Release, query: string): Promise<
 
   const terms = await goTerms(release, sources.flatMap((s) => s.row.go.map(([goId]) => goId)));
   const date = release.manifest.date.replace(/-/g, "");
+  // The GAF's database and reference names carry the profile's name (orth_FastMap, OMA_FastMap).
+  const named = (orthName: string) => nameIn(fieldNamesOf(release.manifest), "value", orthName);
   const seen = new Set<string>();
   const out: GafRow[] = [];
   for (const source of sources) {
@@ -60,10 +63,10 @@ export async function goAnnotationsOf(release: Release, query: string): Promise<
       if (seen.has(key)) continue;
       seen.add(key);
       out.push({
-        DB: "orth_FastMap",
+        DB: named("orth_FastMap"),
         Qualifier: "",
         GO_ID: goId,
-        "DB:Reference": "orth_Fun:002",
+        "DB:Reference": named("orth_Fun:002"),
         Evidence: "IEA",
         With: source.with,
         Aspect: aspect,
@@ -71,7 +74,7 @@ export async function goAnnotationsOf(release: Release, query: string): Promise<
         Synonym: "",
         DB_Object_Type: "protein",
         Date: date,
-        Assigned_By: "orth_FastMap",
+        Assigned_By: named("orth_FastMap"),
         GO_name: terms.get(goId)?.name ?? "",
       });
     }

@@ -9,6 +9,7 @@ import type { Release } from "../release/release.js";
 import { proteinRow, resolveEntry } from "../release/resolve.js";
 import { rowsOf } from "../release/summaries.js";
 import { xrefsOf } from "../../release-format/xrefs.js";
+import { fieldNamesOf, nameIn } from "../render/field-names.js";
 import { orthid } from "../render/protein.js";
 import { KMER_LENGTH, sanitiseSequence } from "../../release-format/kmers.js";
 import { exactMatches } from "../search/sequence-index.js";
@@ -117,7 +118,9 @@ export const operations: Record<string, (release: Release, call: SoapCall) => Pr
   },
 
   async ListIDTypes(release) {
-    return [["IDLists", { type: "idTypes", value: idTypes(release).map((name, nr) => ({ nr, name })) }]];
+    // Type 0, the entry id, is named as the release's profile names it (orthid, omaid).
+    const named = (name: string, nr: number) => (nr === 0 ? nameIn(fieldNamesOf(release.manifest), "value", name) : name);
+    return [["IDLists", { type: "idTypes", value: idTypes(release).map((name, nr) => ({ nr, name: named(name, nr) })) }]];
   },
 
   async MapIDs(release, call) {

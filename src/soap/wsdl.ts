@@ -4,6 +4,7 @@
  * (`{origin}{prefix}/soap/encoding/`, soap/encoding-schema.ts), so a client that reaches only
  * the service can read the WSDL whole.
  */
+import { nameIn, type FieldNames } from "../render/field-names.js";
 import { xmlEscape } from "../render/xml.js";
 import { encodingSchemaUrl, SOAP_ENCODING_NS } from "./encoding-schema.js";
 import { ORTH_NS } from "./xml-out.js";
@@ -36,18 +37,22 @@ function soapArray(name: string, itemType: string): string {
       </xsd:complexType>`;
 }
 
-export function wsdl(soapUrl: string): string {
-  const names = Object.keys(OPERATIONS);
+/** The WSDL for a SOAP endpoint at `soapUrl`, every operation, part, namespace and component named as the profile names them. */
+export function wsdl(soapUrl: string, profile: FieldNames = "orth"): string {
+  const named = (orthName: string) => nameIn(profile, "soap", orthName);
+  const orthNames = Object.keys(OPERATIONS);
+  const names = orthNames.map(named);
   const message = (name: string, parts: Part[]) =>
-    `  <message name="${name}">${parts.map(([n, t]) => `\n    <part name="${n}" type="${t}"/>`).join("")}\n  </message>`;
-  const body = `<soap:body use="encoded" namespace="${ORTH_NS}" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/>`;
+    `  <message name="${name}">${parts.map(([n, t]) => `\n    <part name="${named(n)}" type="${t}"/>`).join("")}\n  </message>`;
+  const ns = named(ORTH_NS);
+  const body = `<soap:body use="encoded" namespace="${ns}" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/>`;
   return `<?xml version="1.0" encoding="UTF-8"?>
-<definitions name="ORTH" targetNamespace="${ORTH_NS}" xmlns:tns="${ORTH_NS}"
+<definitions name="${named("ORTH")}" targetNamespace="${ns}" xmlns:tns="${ns}"
     xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
     xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/"
     xmlns:xsd="http://www.w3.org/2001/XMLSchema">
   <types>
-    <xsd:schema targetNamespace="${ORTH_NS}">
+    <xsd:schema targetNamespace="${ns}">
       <xsd:import namespace="${SOAP_ENCODING_NS}" schemaLocation="${xmlEscape(encodingSchemaUrl(soapUrl))}"/>
       <xsd:import namespace="http://schemas.xmlsoap.org/wsdl/"/>
 ${soapArray("ArrayOfString", "xsd:string")}
@@ -61,16 +66,16 @@ ${soapArray("ArrayOfArrayOfString", "tns:ArrayOfString")}
 ${soapArray("ArrayOfIDType", "tns:IDType")}
     </xsd:schema>
   </types>
-${names.map((n) => `${message(`${n}Request`, OPERATIONS[n].input)}\n${message(`${n}Response`, OPERATIONS[n].output)}`).join("\n")}
-  <portType name="ORTHPort">
+${orthNames.map((o, i) => `${message(`${names[i]}Request`, OPERATIONS[o].input)}\n${message(`${names[i]}Response`, OPERATIONS[o].output)}`).join("\n")}
+  <portType name="${named("ORTHPort")}">
 ${names.map((n) => `    <operation name="${n}">\n      <input message="tns:${n}Request"/>\n      <output message="tns:${n}Response"/>\n    </operation>`).join("\n")}
   </portType>
-  <binding name="ORTHBinding" type="tns:ORTHPort">
+  <binding name="${named("ORTHBinding")}" type="tns:${named("ORTHPort")}">
     <soap:binding style="rpc" transport="http://schemas.xmlsoap.org/soap/http"/>
 ${names.map((n) => `    <operation name="${n}">\n      <soap:operation soapAction="" style="rpc"/>\n      <input>${body}</input>\n      <output>${body}</output>\n    </operation>`).join("\n")}
   </binding>
-  <service name="ORTHService">
-    <port name="ORTHPort" binding="tns:ORTHBinding">
+  <service name="${named("ORTHService")}">
+    <port name="${named("ORTHPort")}" binding="tns:${named("ORTHBinding")}">
       <soap:address location="${xmlEscape(soapUrl)}"/>
     </port>
   </service>

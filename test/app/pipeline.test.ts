@@ -158,8 +158,9 @@ describe("the request pipeline, in process", () => {
     const soap = await app.request(`${ORIGIN}/soap`, { method: "POST", headers: { "Content-Type": "text/xml" }, body: soapCall("GetEntry", "<EntryID>1</EntryID>") });
     expect(soap.status).toBe(500);
     expect(await soap.text()).toContain("<faultcode>soap:Server</faultcode>");
-    // The WSDL needs no release.
-    expect((await app.request(`${ORIGIN}/soap?wsdl`)).status).toBe(200);
+    // The WSDL names things as the release's profile does: without the release, 503 like /api.
+    const wsdl = await app.request(`${ORIGIN}/soap?wsdl`);
+    expect([wsdl.status, wsdl.headers.get("Cache-Control")]).toEqual([503, "no-store"]);
 
     // A blob missing from an otherwise good store.
     const folder = folderStorage(dir, manifest);

@@ -170,13 +170,14 @@ describe("browsable mode over HTTP", () => {
       const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1];
       expect(csp).toContain(`'sha256-${createHash("sha256").update(style).digest("base64")}'`);
     }
-    const list = await get("/genome/?per_page=3&page=2", BROWSER_ACCEPT);
+    // The JSON viewer (a browser's page for people has its own tests: pages.test.ts).
+    const list = await get("/genome/?per_page=3&page=2&format=api", BROWSER_ACCEPT);
     const total = served.manifest.counts.genomes;
     expect(list.headers.get("X-Total-Count")).toBe(String(total));
     expect(list.headers.get("Link")).toContain('rel="next"');
     const page = await list.text();
     expect(page).toContain(`page 2 of ${Math.ceil(total / 3)} · ${total} items`);
-    expect(page).toContain(`<a rel="next" href="${base}/genome/?per_page=3&amp;page=3&amp;format=api">`);
+    expect(page).toContain(`<a rel="next" href="${base}/genome/?per_page=3&amp;format=api&amp;page=3">`);
     expect(page).toContain(`href="${base}/genome/?per_page=3&amp;page=2&amp;format=json">raw JSON</a>`);
   });
 
@@ -254,7 +255,7 @@ describe.skipIf(!hasChromium)("the browsable API in Chromium", () => {
   const pager = () => page.locator("nav.pager").first();
 
   it("shows the genome list with its request, headers panel and linked JSON", async () => {
-    const res = await page.goto(`${base}/genome/`);
+    const res = await page.goto(`${base}/genome/?format=api`);
     expect(res!.status()).toBe(200);
     expect(res!.headers()["content-type"]).toBe("text/html; charset=utf-8");
     expect(res!.headers()["content-security-policy"]).toMatch(/^default-src 'none'/);
@@ -275,7 +276,7 @@ describe.skipIf(!hasChromium)("the browsable API in Chromium", () => {
 
   it("follows a genome_url to that genome, still browsable", async () => {
     const genome = served.manifest.genomes[1];
-    await page.goto(`${base}/genome/`);
+    await page.goto(`${base}/genome/?format=api`);
     await Promise.all([page.waitForURL(`${base}/genome/${genome.code}/?format=api`), page.locator(`#response-body a[href="${base}/genome/${genome.code}/?format=api"]`).click()]);
     const body = JSON.parse((await page.locator("#response-body").textContent())!);
     expect(body.code).toBe(genome.code);
@@ -289,11 +290,11 @@ describe.skipIf(!hasChromium)("the browsable API in Chromium", () => {
   it("walks the pages with the page controls", async () => {
     const total = served.manifest.counts.genomes;
     const last = Math.ceil(total / 3);
-    await page.goto(`${base}/genome/?per_page=3`);
+    await page.goto(`${base}/genome/?per_page=3&format=api`);
     expect(await pager().locator(".position").textContent()).toBe(`page 1 of ${last} · ${total} items`);
     expect(await pager().locator('a[rel="prev"]').count()).toBe(0);
     await Promise.all([page.waitForURL(/page=2/), pager().locator('a[rel="next"]').click()]);
-    expect(page.url()).toBe(`${base}/genome/?per_page=3&page=2&format=api`);
+    expect(page.url()).toBe(`${base}/genome/?per_page=3&format=api&page=2`);
     expect(await pager().locator(".position").textContent()).toBe(`page 2 of ${last} · ${total} items`);
     const second = JSON.parse((await page.locator("#response-body").textContent())!);
     expect(second.map((g: any) => g.code)).toEqual(served.manifest.genomes.slice(3, 6).map((g) => g.code));
@@ -303,7 +304,7 @@ describe.skipIf(!hasChromium)("the browsable API in Chromium", () => {
     await shot("genome-list-last-page");
     await Promise.all([page.waitForURL(`${base}/genome/?per_page=3&format=api`), pager().locator('a[rel="first"]').click()]);
     // A streamed list renders too.
-    await page.goto(`${base}/genome/${served.manifest.genomes[0].code}/proteins/?per_page=20&page=2`);
+    await page.goto(`${base}/genome/${served.manifest.genomes[0].code}/proteins/?per_page=20&page=2&format=api`);
     expect(JSON.parse((await page.locator("#response-body").textContent())!)).toHaveLength(20);
   });
 
@@ -321,8 +322,11 @@ describe.skipIf(!hasChromium)("the browsable API in Chromium", () => {
     const example = page.locator("#readProtein .examples a").first();
     const href = (await example.getAttribute("href"))!;
     await Promise.all([page.waitForURL(href), example.click()]);
+    // The example opens the protein's card; its JSON is one click away, in the viewer.
+    const view = page.locator("a.api-view");
+    await Promise.all([page.waitForURL(/format=api/), view.click()]);
     expect(await page.locator("#response-headers").textContent()).toContain("HTTP 200 OK");
-    expect(JSON.parse((await page.locator("#response-body").textContent())!).entry_url).toMatch(/\/protein\/\d+\/$/);
+    expect(JSON.parse((await page.locator("#response-body").textContent())!).entry_url).toMatch(/\/protein\/\d+\/\?format=api$/);
   });
 
   it("fits the documentation page's endpoint index in its columns, on a wide screen and a phone", async () => {

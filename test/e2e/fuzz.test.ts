@@ -179,7 +179,7 @@ describe("fuzz: hostile and malformed input against the served worker", () => {
     param.startsWith("genome") ? ids.genome : param === "group_id" ? ids.group : param === "hog_id" ? [...ids.hog, ...ids.entry] : param === "root_id" ? [...ids.level, ...ids.genome] : ids.entry;
 
   /** Non-JSON media types a 2xx may have, by path. */
-  const otherTypes = /^(?:application\/xml|text\/xml; charset=utf-8|text\/csv|text\/tab-separated-values|application\/vnd\.phyloxml\+xml|text\/x-nh|application\/x-newick)/;
+  const otherTypes = /^(?:application\/xml|text\/xml; charset=utf-8|text\/csv|text\/tab-separated-values|application\/vnd\.phyloxml\+xml|text\/x-nh|application\/x-newick|image\/svg\+xml)/;
   const isDocs = (path: string) => /\/api\/docs\/(?:\?|$)/.test(path);
 
   it("REST paths: every route with its ids replaced by hostile strings", async () => {
@@ -803,7 +803,7 @@ describe("fuzz: hostile and malformed input against the served worker", () => {
   it("the worker still answers known-good requests correctly after the fuzzing", async () => {
     const version = await send("GET", "/api/version/");
     expect(version.status).toBe(200);
-    expect(JSON.parse(version.text)).toEqual({ orth_version: server.manifest.name, api_version: "1.11" });
+    expect(JSON.parse(version.text)).toEqual({ orth_version: server.manifest.name, api_version: "1.11", field_names: "orth" });
     const protein = await send("GET", "/api/protein/1/");
     expect(protein.status).toBe(200);
     expect(JSON.parse(protein.text)).toMatchObject({ entry_nr: 1, sequence });

@@ -174,9 +174,15 @@ function requestsOf(s: Samples): Request[] {
     { path: `/hog/${s.hog}/similar_profile_hogs/`, status: 200 },
     { path: `/hog/${s.hog}/similar_profile_hogs/?max_results=3&format=api`, status: 200 },
     { path: `/hog/${s.hog}/similar_profile_hogs/?max_results=51`, status: 400 },
+    // No gene trees in these releases (test/e2e/orthofinder.test.ts checks the 200 on an OrthoFinder release).
+    { path: `/hog/${s.hog}/gene_tree/`, status: 404 },
     { path: `/hog/${s.hog}/orthoxml/`, status: 200, mediaType: "application/xml" },
     { path: `/hog/${s.hog}/orthoxml/augmented/`, status: 200, mediaType: "application/xml" },
     { path: `/../orth/hog/${s.hog}/orthoxml/`, template: "/orth/hog/{hog_id}/orthoxml/", status: 200, mediaType: "application/xml" },
+    { path: `/hog/${s.hog}/svg/`, status: 200, mediaType: "image/svg+xml" },
+    { path: `/hog/${s.hog}/svg/?level=${level}`, status: 200, mediaType: "image/svg+xml" },
+    { path: `/hog/${s.orthid}/svg/?level=root`, status: 200, mediaType: "image/svg+xml" },
+    { path: `/hog/${s.hog}/svg/?level=Nowhere`, status: 404 },
     // Pairs
     { path: `/pairs/${s.code}/${s.other}/?per_page=5`, status: 200 },
     { path: `/pairs/${s.code}/${s.other}/?per_page=5&rel_type=1:1&xrefs=SourceID&format=api`, status: 200 },
@@ -213,6 +219,7 @@ function requestsOf(s: Samples): Request[] {
     { path: `/hog/${s.hog}/?level=Nowhere`, status: 404 },
     { path: `/hog/HOG:${s.hogPrefix === "Q" ? "R" : "Q"}0000001/`, status: 410 },
     { path: `/hog/HOG:${s.hogPrefix === "Q" ? "R" : "Q"}0000001/members/`, status: 410 },
+    { path: `/hog/HOG:${s.hogPrefix === "Q" ? "R" : "Q"}0000001/svg/`, status: 410 },
     { path: `/protein/${e}/`, method: "DELETE", status: 405 },
     { path: "/genome/", method: "POST", status: 405 },
     { path: "/version/", status: 406, headers: { Accept: "application/json; version=2.0" } },

@@ -81,10 +81,11 @@ describe("sequence search on the simulated release", () => {
   });
 
   it("finds the source of queries with 10% and 30% substitutions and a few indels as the top hit", async () => {
-    // 150 queries a rate (measured recall is ~99% and ~96%, far from the bounds below), three
-    // in flight at a time; the queries are drawn before any is sent, so the run is reproducible.
+    // 80 queries a rate (measured recall is ~99% and ~95%, some 4 and 6 standard errors above
+    // the bounds below; the search benchmark measures recall on more), three in flight at a
+    // time; the queries are drawn before any is sent, so the run is reproducible.
     const rate = async (share: number) => {
-      const n = 150;
+      const n = 80;
       const queries = Array.from({ length: n }, () => {
         const index = Math.floor(rnd() * proteins.length);
         return { index, query: mutate(proteins[index][1], share, 3, rnd) };

@@ -71,7 +71,7 @@ const listening = (port: number) =>
 describe("npm start", () => {
   it("serves the demo release at /api/", async () => {
     const { version, output } = await start([], 18787);
-    expect(JSON.parse(version)).toEqual({ orth_version: DEMO.name, api_version: "1.11" });
+    expect(JSON.parse(version)).toEqual({ orth_version: DEMO.name, api_version: "1.11", field_names: "orth" });
     expect(output()).toContain(`Serving ${DEMO.name} at http://127.0.0.1:18787/api/`);
     expectQuietConsole(output(), 18787, 19787);
     expect(await listening(19787)).toBe(true);

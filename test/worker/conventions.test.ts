@@ -74,7 +74,7 @@ describe("paths", () => {
   it("serves the current release at /api/ and a named release under /release/{name}/", async () => {
     const current = await getJson("http://orth.test/api/version/");
     const named = await getJson(`${base}/version/`);
-    expect(named).toEqual({ orth_version: manifest.name, api_version: "1.11" });
+    expect(named).toEqual({ orth_version: manifest.name, api_version: "1.11", field_names: "orth" });
     expect(current).toEqual(named);
     const unknown = await get("http://orth.test/release/No.Such.Release/api/version/");
     expect(unknown.status).toBe(404);

@@ -84,6 +84,19 @@ describe("loadConfig", () => {
     });
   });
 
+  it("reads the naming profile field_names: orth or oma, nothing else", async () => {
+    const dir = releaseDir();
+    for (const names of ["orth", "oma"]) {
+      const { config, problems } = await loadConfig(writeConfig(dir, { ...MINIMAL, field_names: names }));
+      expect(messages(problems)).toEqual([]);
+      expect(config?.fieldNames).toBe(names);
+    }
+    expect((await loadConfig(writeConfig(dir, MINIMAL))).config?.fieldNames).toBeUndefined();
+    const { config, problems } = await loadConfig(writeConfig(dir, { ...MINIMAL, field_names: "OMA" }));
+    expect(config).toBeUndefined();
+    expect(messages(problems)).toEqual(['7: "field_names" must be "orth" or "oma", found string "OMA"']);
+  });
+
   it("reports the line of a JSON syntax error", async () => {
     const dir = releaseDir();
     const file = writeConfig(dir, '{\n  "name": "x",\n  "hogs": "h"\n  "proteomes": "p"\n}\n');
