@@ -1,9 +1,9 @@
 /**
- * Micro-benchmark of src/search/align.ts: 50 alignments of 400 × 400 residues (one query against
+ * Micro-benchmark of release-format/align.ts: 50 alignments of 400 × 400 residues (one query against
  * 50 targets, as the approximate sequence search does), score-only and with traceback.
  * Run with `npx tsx bench/align.ts`.
  */
-import { encode, localAlignment, localScore } from "../src/search/align.js";
+import { encode, localAlignment, localScore } from "../release-format/align.js";
 
 const AMINO = "ARNDCQEGHILKMFPSTWYV";
 let seed = 12345;

@@ -8,13 +8,13 @@ import { parseArgs } from "node:util";
 import { compileRelease } from "./compile.js";
 import { InputRejected } from "./problems.js";
 
-const USAGE = "usage: npm run compile -- --config FILE --out DIR [--verbose]";
+const USAGE = "usage: npm run compile -- --config FILE --out DIR [--verbose] [--align-pairs]";
 
 async function main(): Promise<number> {
-  let values: { config?: string; out?: string; help?: boolean; verbose?: boolean };
+  let values: { config?: string; out?: string; help?: boolean; verbose?: boolean; "align-pairs"?: boolean };
   try {
     ({ values } = parseArgs({
-      options: { config: { type: "string" }, out: { type: "string" }, help: { type: "boolean" }, verbose: { type: "boolean" } },
+      options: { config: { type: "string" }, out: { type: "string" }, help: { type: "boolean" }, verbose: { type: "boolean" }, "align-pairs": { type: "boolean" } },
       strict: true,
     }));
   } catch (error) {
@@ -30,7 +30,10 @@ async function main(): Promise<number> {
     return 2;
   }
   try {
-    const result = await compileRelease(values.config, values.out, { log: values.verbose ? (m) => console.log(m) : undefined });
+    const result = await compileRelease(values.config, values.out, {
+      log: values.verbose ? (m) => console.log(m) : undefined,
+      alignPairs: values["align-pairs"] ?? false,
+    });
     for (const warning of result.warnings) console.error(warning);
     const { counts, name } = result.manifest;
     const mb = (result.stats.bytes / 1e6).toFixed(1);

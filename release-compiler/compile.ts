@@ -15,6 +15,7 @@ import { readOrthoFinderHogs } from "./derive/orthofinder/hogs.js";
 import { orthologueFiles, orthologuePairs } from "./derive/orthofinder/pairs.js";
 import { readOrthoFinderSpecies } from "./derive/orthofinder/species.js";
 import { chooseMainIsoforms, readCdnaByGenome, readIsoforms, readLoci, readProteomes } from "./derive/proteins.js";
+import { measurePair } from "./derive/pair-alignment.js";
 import { deriveRelations } from "./derive/relations.js";
 import { nameSpeciesFromUniProt } from "./derive/species-names.js";
 import { subgenomeReader } from "./derive/subgenomes.js";
@@ -43,10 +44,16 @@ interface CompileResult {
  * sibling folder and moved into place only when complete, so a failed compile never
  * touches an existing release.
  */
+export interface CompileOptions {
+  log?: (message: string) => void;
+  /** `--align-pairs`: every pairwise relation gets the score and distance of its alignment (derive/pair-alignment.ts). */
+  alignPairs?: boolean;
+}
+
 export async function compileRelease(
   configPath: string,
   outDir: string,
-  options: { log?: (message: string) => void } = {},
+  options: CompileOptions = {},
 ): Promise<CompileResult> {
   const started = performance.now();
   const stage = stageReporter(options.log);
@@ -62,7 +69,7 @@ export async function compileRelease(
   try {
     // Blobs are written from the first genome read on (the sequences table as the cDNA streams in).
     const blobs = blobWriter(partial);
-    const build = await deriveRelease(loaded.config, loaded.problems, stage, { blobs, scratch });
+    const build = await deriveRelease(loaded.config, loaded.problems, stage, { blobs, scratch, alignPairs: options.alignPairs ?? false });
     const manifest = writeRelease(build, blobs, scratch, stage);
     stage("write the other tables and indexes");
     const json = JSON.stringify(manifest);
@@ -115,7 +122,7 @@ async function deriveRelease(
   config: ReleaseConfig,
   problems: Problems,
   stage: (name: string) => void,
-  { blobs, scratch }: { blobs: BlobWriter; scratch: ScratchFolder },
+  { blobs, scratch, alignPairs }: { blobs: BlobWriter; scratch: ScratchFolder; alignPairs: boolean },
 ): Promise<ReleaseBuild> {
   const stopIfProblems = () => {
     if (problems.count) throw new InputRejected(problems);
@@ -173,6 +180,7 @@ async function deriveRelease(
       genomeSize: proteins.genomeSize,
       subgenomeOf: subgenomeReader(species, proteins),
       entryOfId: (id) => proteins.byInputId.get(id),
+      measure: alignPairs ? (a, b) => measurePair(proteins.sequence[a - 1], proteins.sequence[b - 1]) : undefined,
     },
     problems,
     scratch,

@@ -69,12 +69,12 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
   app.use("/api/*", apiConventions()); // format=, Accept version, c.var.links
   for (const path of ["/api/*", "/orth/*"]) app.use(path, withRelease()); // the release, into c.var.release
   app.on("POST", "/soap", withRelease());
-  // Browsers navigating to a resource get a page for people around its JSON route (tables, the
-  // protein card, HOGs drawn on the species tree): registered before the routes they wrap.
-  pageRoutes(app);
   // The WSDL names operations, parts and namespace as the release's profile does: it needs the
   // release too (a storage fault is a 503 here as on /api, never a WSDL under the wrong names).
   app.on("GET", ["/soap", "/soap/orth.wsdl"], withRelease());
+  // Browsers navigating to a resource get a page for people around its JSON route (tables, the
+  // protein card, HOGs drawn on the species tree): registered before the routes they wrap.
+  pageRoutes(app);
 
   // API root, protein details, bulk retrieve, taxonomy, orthoXML export. Registered before the
   // protein routes: `/api/protein/bulk_retrieve/` would otherwise match `/api/protein/:entry_id/`.

@@ -43,6 +43,8 @@ interface RelationContext {
   /** Subgenome letter of a protein of a polyploid genome; "" otherwise. */
   subgenomeOf: (entry: number) => string;
   entryOfId: (id: string) => number | undefined;
+  /** With `--align-pairs`: the score and distance of a pair (derive/pair-alignment.ts). */
+  measure?: (entry1: number, entry2: number) => { score: number; distance: number };
 }
 
 /** Undirected relations (entry1 < entry2) as they are collected. */
@@ -77,15 +79,22 @@ export async function deriveRelations(
   scratch: ScratchFolder,
 ): Promise<RelationsBuild> {
   const given = pairsFile ? await readGivenPairs(pairsFile.path, pairsFile.rows, context, problems) : new PairList();
-  // Distances and scores only come from a pairs file; without one, records leave them out.
-  const spill = new RelationSpill(scratch.folder("relations"), context, pairsFile !== undefined);
+  // Distances and scores come from a pairs file or from aligning the pairs; without either,
+  // records leave them out.
+  const { measure } = context;
+  const spill = new RelationSpill(scratch.folder("relations"), context, pairsFile !== undefined || measure !== undefined);
   const givenOrthologs = given.e1.some((e, i) => context.genomeOf(e) !== context.genomeOf(given.e2[i]));
   const givenWithin = given.e1.some((e, i) => context.genomeOf(e) === context.genomeOf(given.e2[i]));
-  for (let i = 0; i < given.length; i++) spill.add(given.e1[i], given.e2[i], given.code[i], given.distance[i], given.score[i]);
+  // A pair's measures: the file's when it gave them, else the alignment's when asked for.
+  const add = (a: number, b: number, code: number, distance = NaN, score = NaN) => {
+    if (measure && Number.isNaN(distance) && Number.isNaN(score)) ({ distance, score } = measure(a, b));
+    spill.add(a, b, code, distance, score);
+  };
+  for (let i = 0; i < given.length; i++) add(given.e1[i], given.e2[i], given.code[i], given.distance[i], given.score[i]);
   for (const family of families) {
     for (const p of familyPairs(family, context.genomeOf, context.subgenomeOf)) {
       const within = context.genomeOf(p.entry1) === context.genomeOf(p.entry2);
-      if (within ? !givenWithin : !givenOrthologs) spill.add(p.entry1, p.entry2, CODE.get(p.relType)!);
+      if (within ? !givenWithin : !givenOrthologs) add(p.entry1, p.entry2, CODE.get(p.relType)!);
     }
   }
   return spill.finish();

@@ -32,7 +32,10 @@ const REL_TYPES = ["1:1", "1:n", "m:1", "m:n"];
 /** Pair measures: a float, or null when the release has none (relations derived from the HOGs, not read from a pairs file). */
 const NO_ESTIMATE_OR = (what: string): Schema => ({
   type: ["number", "null"],
-  description: `${what}; null when the release has none (relations derived from the HOGs).`,
+  description:
+    `${what}; null when the release has none: relations derived from the HOGs of a release compiled without ` +
+    "`--align-pairs` (which gives the Smith-Waterman score, BLOSUM62 with gaps 11 + k, and Kimura's substitutions per site of " +
+    "the pair's local alignment), unless a pairs file gave them.",
 });
 
 /**

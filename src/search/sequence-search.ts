@@ -1,5 +1,5 @@
 import type { Release } from "../release/release.js";
-import { alignAtLeast } from "./align.js";
+import { alignAtLeast } from "../../release-format/align.js";
 import { approximateCandidates } from "./sequence-index.js";
 
 /** Alignments scoring below this are not homologs worth reporting (reference E.2). */

@@ -1,5 +1,5 @@
 /**
- * Smith-Waterman / BLOSUM62 / affine gaps (src/search/align.ts) against straightforward
+ * Smith-Waterman / BLOSUM62 / affine gaps (release-format/align.ts) against straightforward
  * reference implementations written here: the textbook three-matrix Gotoh recurrences on plain
  * arrays, and (for short pairs) the general-gap-function recurrence that tries every gap length.
  */
@@ -18,7 +18,7 @@ import {
   localScore,
   tracebackFits,
   type LocalAlignment,
-} from "../../src/search/align.js";
+} from "../../release-format/align.js";
 
 // The standard NCBI BLOSUM62 table, as distributed (with B, Z and *).
 const NCBI_BLOSUM62 = `

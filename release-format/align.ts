@@ -1,6 +1,7 @@
 /**
- * Protein local alignment for the approximate sequence search (api-reference C.6, E.2, E.3):
- * Smith-Waterman with the BLOSUM62 substitution matrix and affine gaps (Gotoh).
+ * Protein local alignment, shared by the worker's approximate sequence search and the
+ * compiler's `--align-pairs` (release-compiler/derive/pair-alignment.ts): Smith-Waterman with
+ * the BLOSUM62 substitution matrix and affine gaps (Gotoh).
  *
  * Runs inside the worker (plain TypeScript, no Node APIs) on up to 50 candidates of up to a few
  * thousand residues per request, so the kernels work on typed arrays and integer scores only:
