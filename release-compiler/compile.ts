@@ -20,6 +20,7 @@ import { deriveRelations } from "./derive/relations.js";
 import { nameSpeciesFromUniProt } from "./derive/species-names.js";
 import { subgenomeReader } from "./derive/subgenomes.js";
 import { buildTaxonomy, type TaxonomyBuild } from "./derive/taxonomy.js";
+import { convertOmaRelease } from "./oma-import/convert.js";
 import type { SpeciesInfoRow } from "./inputs.js";
 import { formatWarning, InputRejected, Problems } from "./problems.js";
 import { readNewick } from "./readers/newick.js";
@@ -127,6 +128,15 @@ async function deriveRelease(
   const stopIfProblems = () => {
     if (problems.count) throw new InputRejected(problems);
   };
+  // An OMA release's files (`oma_release`) are turned into the ordinary inputs first (oma-import/).
+  const oma = config.omaRelease ? await convertOmaRelease(config.omaRelease, scratch.folder("oma-release"), problems, { goOntology: config.goOntology }) : undefined;
+  stopIfProblems();
+  if (oma) {
+    const { fingerprints: _, hogReleaseLetter, xrefs, goAnnotations, ...inputs } = oma;
+    // The config's own `loci` wins over the annotations file's locations.
+    config = { ...config, ...inputs, loci: config.loci ?? inputs.loci, xrefs: [...xrefs, ...config.xrefs], goAnnotations: [...goAnnotations, ...config.goAnnotations], hogReleaseLetter: config.hogReleaseLetter ?? hogReleaseLetter };
+    stage("OMA release files");
+  }
   // OrthoFinder results (`orthofinder`) give the genomes, levels, HOGs, pairs and gene trees
   // themselves (derive/orthofinder/); otherwise species_info, the species tree and the orthoXML do.
   const orthoFinder = config.orthofinder ? await readOrthoFinderSpecies(config, problems) : undefined;
@@ -193,7 +203,8 @@ async function deriveRelease(
   stopIfProblems();
 
   const group = groupOfEntries(groups, proteins.count);
-  const fingerprints = fingerprintGroups(groups, (e) => proteins.sequence[e - 1], proteins.count);
+  // A mirror keeps the fingerprints its release gave (`n/a` included).
+  const fingerprints = oma?.fingerprints ?? fingerprintGroups(groups, (e) => proteins.sequence[e - 1], proteins.count);
   stage("fingerprints");
   const hogAliases = orthoFinderHogs?.aliases;
   return {

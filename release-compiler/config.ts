@@ -27,6 +27,8 @@ export interface ReleaseConfig {
   proteomes: string;
   /** OrthoFinder's `Results_*` folder (2.5.x or 3.x layout): the HOGs, pairs and gene trees instead of `hogs`. */
   orthofinder?: string;
+  /** A folder of OMA release files (release-compiler/oma-import/): the genomes, proteins, HOGs, groups, pairs and id maps instead of the keys they replace. */
+  omaRelease?: string;
   /** Folder of `CODE.fa` coding sequences. */
   cdna?: string;
   /** Required without `orthofinder`, refused with it. */
@@ -55,6 +57,7 @@ const KEYS: Record<string, { kind: Kind; required: boolean; field: keyof Release
   species_tree: { kind: "file", required: true, field: "speciesTree" },
   proteomes: { kind: "folder", required: true, field: "proteomes" },
   orthofinder: { kind: "folder", required: false, field: "orthofinder" },
+  oma_release: { kind: "folder", required: false, field: "omaRelease" },
   cdna: { kind: "folder", required: false, field: "cdna" },
   hogs: { kind: "file", required: true, field: "hogs" },
   groups: { kind: "file", required: false, field: "groups" },
@@ -71,6 +74,8 @@ const KEYS: Record<string, { kind: Kind; required: boolean; field: keyof Release
 /** Keys an OrthoFinder release (`orthofinder`) may leave out, and keys it must leave out. */
 const NOT_REQUIRED_WITH_ORTHOFINDER = new Set(["species_info", "species_tree", "hogs"]);
 const REFUSED_WITH_ORTHOFINDER = ["hogs", "pairs"];
+/** Keys an OMA release folder (`oma_release`) gives itself: refused beside it. */
+const REFUSED_WITH_OMA_RELEASE = ["species_info", "species_tree", "proteomes", "orthofinder", "cdna", "isoforms", "hogs", "groups", "pairs"];
 
 /** 1-based line of a character offset. */
 function lineAt(text: string, pos: number): number {
@@ -151,7 +156,7 @@ export async function loadConfig(configPath: string): Promise<{ config?: Release
     const value = obj[key];
     const line = lineOfKey(text, key);
     if (value === undefined) {
-      if (spec.required && !(obj.orthofinder !== undefined && NOT_REQUIRED_WITH_ORTHOFINDER.has(key))) {
+      if (spec.required && !(obj.orthofinder !== undefined && NOT_REQUIRED_WITH_ORTHOFINDER.has(key)) && obj.oma_release === undefined) {
         problems.report(file, 0, `missing required key "${key}"`);
       }
       if (spec.kind === "files") values[spec.field] = [];
@@ -197,6 +202,11 @@ export async function loadConfig(configPath: string): Promise<{ config?: Release
     // OrthoFinder's results are the HOGs and the pairs: a second source of either is a mistake.
     for (const key of REFUSED_WITH_ORTHOFINDER) {
       if (obj[key] !== undefined) problems.report(file, lineOfKey(text, key), `"${key}" cannot be given with "orthofinder" (the OrthoFinder results give the ${key})`);
+    }
+  }
+  if (obj.oma_release !== undefined) {
+    for (const key of REFUSED_WITH_OMA_RELEASE) {
+      if (obj[key] !== undefined) problems.report(file, lineOfKey(text, key), `"${key}" cannot be given with "oma_release" (the OMA release files give it)`);
     }
   }
   if (problems.count > 0) return { problems };

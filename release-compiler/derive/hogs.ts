@@ -255,9 +255,11 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
   if (root.kind === "orthologGroup") {
     walkGroup(root, -1, -1, rootId);
   } else {
-    // A duplication at the top: the family's root HOG is implied at the MRCA of its genes.
-    const level = mrcaOf(root);
-    const self = addSpeciation(rootId, level, -1, -1, undefined, root.line);
+    // A duplication at the top: the family's root HOG is implied at the MRCA of its genes, or
+    // at the paralogGroup's own TaxRange (and score) when it gives one (the HOG that duplicated,
+    // as the worker's orthoXML writes it).
+    const level = (root.taxRange !== undefined || root.taxonId !== undefined ? levelOf(root) : undefined) ?? mrcaOf(root);
+    const self = addSpeciation(rootId, level, -1, -1, root.taxRange !== undefined ? root.completeness : undefined, root.line);
     walkDuplication(root, self, level, `${rootId}.1`);
     nodes[self].hi = members.length;
   }
