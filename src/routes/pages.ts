@@ -8,6 +8,7 @@ import type { Hono } from "hono";
 import { eventSince, hogOnLevel, levelParam, onAliasLevel } from "./hogs.js";
 import { genesOnPage } from "./genomes.js";
 import { hogFocus, hogPicture } from "./hog-pictures.js";
+import { relationsOf } from "./relations.js";
 import { linksOf, pathParam, releaseOf, type AppContext, type AppEnv } from "../context.js";
 import { page } from "../middleware/pages.js";
 import { genomeListPage, genomePage, genomeProteinsPage, groupPage } from "../render/pages/genome-pages.js";
@@ -27,7 +28,6 @@ import { historyOf, hogSize } from "../release/family-history.js";
 import { childIds, levelsOfId, parentIds } from "../release/hogs.js";
 import type { Release } from "../release/release.js";
 import { entryNumber, proteinRow, resolveGenome, resolveGroup, resolveHog } from "../release/resolve.js";
-import { summariesOf } from "../release/summaries.js";
 import { resolveTaxonMembers, resolveTaxonRoot, rootLevel, taxonomyTree } from "../release/taxonomy.js";
 import { isOrthologType, REL_TYPES, type GenomeDetail, type ProteinSummary } from "../../release-format/format.js";
 import { lineage } from "../../release-format/taxonomy.js";
@@ -107,11 +107,10 @@ async function proteinCard(c: AppContext): Promise<string> {
     annotationRow(release, entry),
     release.row(tables.relations, entry - 1),
   ]);
-  const family = row.family ? await release.row(tables.families, row.family - 1) : undefined;
-  const orthologRelations = relations.filter(([, type]) => isOrthologType(type));
-  const [terms, partners] = await Promise.all([
+  const [family, orthologs, terms] = await Promise.all([
+    row.family ? release.row(tables.families, row.family - 1) : undefined,
+    relationsOf(release, row, ([, type]) => isOrthologType(type)),
     goTerms(release, annotations.go.map(([id]) => id)),
-    summariesOf(release, orthologRelations.map(([partner]) => partner), family?.members),
   ]);
   const genome = release.genomeOfEntry(entry);
   const own = (name: string) => links.api(`/protein/${entry}/${name}/`);
@@ -126,9 +125,7 @@ async function proteinCard(c: AppContext): Promise<string> {
     cdna: sequence.cdna,
     domains: annotations.domains.map(([source, id, name, start, end]) => ({ source, id, name, start, end })),
     go: goItems(release, row, annotations, terms).map((g) => ({ id: g.GO_term, name: g.name, aspect: g.aspect, evidence: g.evidence, reference: g.reference })),
-    orthologs: orthologRelations
-      .filter(([partner]) => partners.has(partner))
-      .map(([partner, type, distance, score]) => ({ ...proteinLine(release, partners.get(partner)!), relType: REL_TYPES[type], distance, score })),
+    orthologs: orthologs.map(({ relation: [, type, distance, score], partner }) => ({ ...proteinLine(release, partner), relType: REL_TYPES[type], distance, score })),
     isoforms: row.isoforms.filter((e) => e !== entry).map((e) => ({ entry: e, orthid: orthid(release.genomeOfEntry(e), e) })),
     xrefs: xrefsOf(row, annotations).map((x) => [x.source, x.id]),
     json: [

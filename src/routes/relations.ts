@@ -20,7 +20,7 @@ import type { Links } from "../render/links.js";
 const MAX_XREF_SOURCES = 50;
 
 /** A protein's relations with its partners' summaries (from its family row when they are members). */
-async function relationsOf(release: Release, protein: ProteinRow, keep: (r: Relation) => boolean) {
+export async function relationsOf(release: Release, protein: ProteinRow, keep: (r: Relation) => boolean) {
   const [relations, family] = await Promise.all([
     release.row(release.manifest.tables.relations, protein.entry - 1),
     protein.family ? release.row(release.manifest.tables.families, protein.family - 1) : undefined,
