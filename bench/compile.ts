@@ -2,16 +2,18 @@
  * Compile benchmark: simulated releases of about 10^5, 3·10^5 and 10^6 proteins over 100
  * genomes, each compiled by the CLI in a child process (`node --max-old-space-size=3584`, the
  * 4 GB budget) while its peak resident set is measured. Reports wall time, proteins per
- * second, peak RSS, output bytes, blobs and manifest bytes, and how each grows with size.
+ * second, peak RSS, output bytes (packs and manifest), packs, chunks (data chunks, directory
+ * pages, the header), manifest and header bytes, the deepest tree, and how each grows with size.
  *
  * Simulated inputs are kept under build/bench/compile-input/ and reused when their settings
  * match; compiled releases go to build/bench/compile/ (with the compile's per-stage log beside
  * each), only the largest is kept (the scale projection reads it). `BENCH_COMPILE_QUICK=1` runs 20k and 60k proteins instead, to try it fast.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Manifest } from "../release-format/format.js";
+import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
+import { releaseSize } from "./release-size.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const INPUTS = resolve(ROOT, "build/bench/compile-input");
@@ -45,9 +47,15 @@ interface Measurement {
   pairRows: number;
   seconds: number;
   peakRssMb: number;
+  /** The release folder: packs and manifest. */
   bytes: number;
-  blobs: number;
+  packs: number;
+  /** Data chunks, directory pages and the header. */
+  chunks: number;
   manifestBytes: number;
+  headerBytes: number;
+  /** Depth of the deepest tree (1: the root in the header lists the chunks). */
+  maxDepth: number;
 }
 
 /** The largest compile's measurement, kept beside its release. */
@@ -102,8 +110,9 @@ async function measureCompile(size: Size, input: string, log: (line: string) => 
   // The compile's own log: time, heap and RSS after each stage.
   writeFileSync(`${out}.log`, output);
   if (code !== 0) throw new Error(`compile of ${size.label} failed (${code}):\n${output}`);
-  const manifest = JSON.parse(readFileSync(resolve(out, "manifest.json"), "utf8")) as Manifest;
-  const blobFiles = readdirSync(resolve(out, "blobs"));
+  const release = await openReleaseFolder(out);
+  const { manifest } = release;
+  const folder = await releaseSize(out, release);
   const m: Measurement = {
     label: size.label,
     dir: out,
@@ -111,11 +120,16 @@ async function measureCompile(size: Size, input: string, log: (line: string) => 
     pairRows: manifest.tables.pairs.rows,
     seconds,
     peakRssMb: peakKb / 1024,
-    bytes: blobFiles.reduce((n, f) => n + statSync(resolve(out, "blobs", f)).size, 0),
-    blobs: blobFiles.length,
-    manifestBytes: statSync(resolve(out, "manifest.json")).size,
+    bytes: folder.bytes,
+    packs: folder.packs,
+    chunks: folder.chunks,
+    manifestBytes: folder.manifestBytes,
+    headerBytes: folder.headerBytes,
+    maxDepth: folder.maxDepth,
   };
-  log(`${size.label}: ${m.proteins} proteins in ${seconds.toFixed(0)} s, peak RSS ${m.peakRssMb.toFixed(0)} MB, ${(m.bytes / 1e6).toFixed(0)} MB in ${m.blobs} blobs`);
+  log(
+    `${size.label}: ${m.proteins} proteins in ${seconds.toFixed(0)} s, peak RSS ${m.peakRssMb.toFixed(0)} MB, ${(m.bytes / 1e6).toFixed(0)} MB in ${m.packs} packs (${m.chunks} chunks, trees up to depth ${m.maxDepth})`,
+  );
   return m;
 }
 
@@ -157,12 +171,14 @@ function report(results: Measurement[]): string {
     `Simulated releases of ${GENOMES} genomes (seed ${SEED}), each compiled by \`npm run compile\` in a child process with \`node --max-old-space-size=${HEAP_MB}\`;`,
     "peak RSS is the child's resident high-water mark (VmHWM). Inputs are simulated once and reused; times include reading them.",
     "",
-    "| proteins | wall | proteins/s | peak RSS | output | blobs | manifest |",
-    "|---|---|---|---|---|---|---|",
+    "Output: the release folder (packs and manifest); chunks: every msgpack chunk of the packs (data chunks, directory pages, the header); depth: the deepest table or index tree (1 = its root page in the header lists its chunks).",
+    "",
+    "| proteins | wall | proteins/s | peak RSS | output | packs | chunks | manifest | header | depth |",
+    "|---|---|---|---|---|---|---|---|---|---|",
     ...results.map(
       (m) =>
         `| ${m.proteins.toLocaleString("en-US")} (${m.label}) | ${m.seconds.toFixed(0)} s | ${(m.proteins / m.seconds).toFixed(0)} | ` +
-        `${m.peakRssMb.toFixed(0)} MB | ${mb(m.bytes)} MB | ${m.blobs.toLocaleString("en-US")} | ${(m.manifestBytes / 1e3).toFixed(1)} kB |`,
+        `${m.peakRssMb.toFixed(0)} MB | ${mb(m.bytes)} MB | ${m.packs.toLocaleString("en-US")} | ${m.chunks.toLocaleString("en-US")} | ${m.manifestBytes} B | ${(m.headerBytes / 1e3).toFixed(1)} kB | ${m.maxDepth} |`,
     ),
   ];
   if (results.length >= 2) {
@@ -170,8 +186,10 @@ function report(results: Measurement[]): string {
       ["wall time", (m) => m.seconds],
       ["peak RSS", (m) => m.peakRssMb],
       ["output bytes", (m) => m.bytes],
-      ["blobs", (m) => m.blobs],
+      ["packs", (m) => m.packs],
+      ["chunks", (m) => m.chunks],
       ["manifest bytes", (m) => m.manifestBytes],
+      ["header bytes", (m) => m.headerBytes],
     ];
     const steps = results.slice(1).map((m, i) => [results[i], m] as const);
     lines.push(

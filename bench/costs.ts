@@ -4,17 +4,18 @@
  *
  * - Sizes: the demo release measured on disk (what `npm run publish` uploads); the 1M-protein
  *   release from the Compile section; the 20M-protein release from Scale on paper.
- * - Requests: blob reads and CPU per request of the Serve section's mix, cold (an answer
+ * - Requests: storage reads and CPU per request of the Serve section's mix, cold (an answer
  *   assembled from R2: an edge-cache miss in a new isolate) and warm.
  * - Prices: PRICES below, with the pages and the date they were read.
  *
  * `npm run bench -- --only costs` rewrites the section from the file's other sections;
  * `tsx bench/costs.ts [--release DIR]` does the same alone (DIR: a built demo release).
  */
-import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import type { Manifest } from "../release-format/format.js";
+import { readManifestFile } from "../release-compiler/local/folder-storage.js";
+import { releaseSize } from "./release-size.js";
 
 /** Cloudflare's published prices (USD), read on PRICES_READ. */
 export const PRICES_READ = "2026-11-24";
@@ -54,7 +55,8 @@ export const ASSUMED = {
 interface ReleaseSize {
   label: string;
   proteins: number;
-  blobs: number;
+  /** Objects a publish PUTs besides the manifest, pointer and history: the packs. */
+  packs: number;
   bytes: number;
   source: string;
 }
@@ -90,17 +92,16 @@ const bytesOf = (text: string): number => {
   return number(m[1]) * UNITS[m[2]];
 };
 
-/** The demo (or any) release folder as uploaded: its blobs and manifest. */
-export function measureRelease(dir: string, label: string): ReleaseSize {
-  const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
-  const blobs = readdirSync(join(dir, "blobs"));
-  const bytes = blobs.reduce((sum, f) => sum + statSync(join(dir, "blobs", f)).size, statSync(join(dir, "manifest.json")).size);
-  return { label, proteins: manifest.counts.proteins, blobs: blobs.length, bytes, source: `measured: \`${manifest.name}\` on disk` };
+/** The demo (or any) release folder as uploaded: its packs and manifest. */
+export async function measureRelease(dir: string, label: string): Promise<ReleaseSize> {
+  const manifest = readManifestFile(dir);
+  const size = await releaseSize(dir);
+  return { label, proteins: manifest.counts.proteins, packs: size.packs, bytes: size.bytes, source: `measured: \`${manifest.name}\` on disk` };
 }
 
-/** The largest compiled release of the Compile section. */
+/** The largest compiled release of the Compile section (a section written before format 4 counts blobs, each its own object). */
 export function compiledRelease(compile: string): ReleaseSize {
-  const rows = table(compile, "proteins").map((r) => ({ proteins: number(r.proteins.split(" ")[0]), bytes: bytesOf(r.output), blobs: number(r.blobs) }));
+  const rows = table(compile, "proteins").map((r) => ({ proteins: number(r.proteins.split(" ")[0]), bytes: bytesOf(r.output), packs: number(r.packs ?? r.blobs) }));
   const largest = rows.reduce((a, b) => (b.proteins > a.proteins ? b : a));
   return { label: `${+(largest.proteins / 1e6).toPrecision(2)}M proteins`, ...largest, source: "Compile (measured)" };
 }
@@ -111,13 +112,16 @@ export function projectedRelease(scale: string): ReleaseSize {
   if (!total) throw new Error("Scale on paper has no total row");
   const target = scale.match(/Target: [\d,]+ genomes, ([\d,]+) proteins/);
   if (!target) throw new Error("Scale on paper names no target");
-  return { label: `${number(target[1]) / 1e6}M proteins`, proteins: number(target[1]), bytes: bytesOf(total["projected bytes"]), blobs: number(total["projected blobs"]), source: "Scale on paper (projected)" };
+  const packs = total["projected packs"] ?? total["projected blobs"];
+  return { label: `${number(target[1]) / 1e6}M proteins`, proteins: number(target[1]), bytes: bytesOf(total["projected bytes"]), packs: number(packs), source: "Scale on paper (projected)" };
 }
 
 /** Means over the Serve mix, each family weighted by its requests (p50 CPU stands for the family: the section gives no mean). */
 export function serveMix(serve: string): MixFigures {
   const counts = new Map(table(serve, "requests").map((r) => [r["endpoint family"], number(r.requests)]));
-  const rows = table(serve, "blob reads / request, cold");
+  // The column was `blob reads` before format 4 (one read a blob); now range reads of packs.
+  const column = /storage reads \/ request, cold/.test(serve) ? "storage reads / request, cold" : "blob reads / request, cold";
+  const rows = table(serve, column);
   let requests = 0;
   let reads = 0;
   let cold = 0;
@@ -126,7 +130,7 @@ export function serveMix(serve: string): MixFigures {
     const n = counts.get(r["endpoint family"]);
     if (n === undefined) throw new Error(`Serve: no request count for ${r["endpoint family"]}`);
     requests += n;
-    reads += n * number(r["blob reads / request, cold"].split(" ")[0]);
+    reads += n * number(r[column].split(" ")[0]);
     cold += n * number(r["CPU p50 / p99 ms, cold"].split("/")[0]);
     warm += n * number(r["CPU p50 / p99 ms, warm"].split("/")[0]);
   }
@@ -141,21 +145,21 @@ const gb = (bytes: number): string => (bytes >= 1e12 ? `${(bytes / 1e12).toFixed
 const over = (used: number, included: number, unit = 1e6): number => Math.ceil(Math.max(0, used - included) / unit);
 
 /** The section's Markdown from the other sections' Markdown (by title) and the demo release folder. */
-export function costsSection(sections: Map<string, string>, demoDir: string, today = new Date().toISOString().slice(0, 10)): string {
+export async function costsSection(sections: Map<string, string>, demoDir: string, today = new Date().toISOString().slice(0, 10)): Promise<string> {
   const need = (title: string) => {
     const text = sections.get(title);
     if (!text) throw new Error(`BENCHMARKS.md has no '## ${title}' section to cost from`);
     return text;
   };
-  const releases = [measureRelease(demoDir, "demo"), compiledRelease(need("Compile")), projectedRelease(need("Scale on paper"))];
+  const releases = [await measureRelease(demoDir, "demo"), compiledRelease(need("Compile")), projectedRelease(need("Scale on paper"))];
   const mix = serveMix(need("Serve"));
   const P = PRICES;
 
   const sizeRows = releases.map((r) => {
     const gbMonth = r.bytes / 1e9;
-    // One listing page a 1,000 keys, a PUT a blob, then the manifest, the pointer and the history.
-    const classA = r.blobs + Math.ceil(r.blobs / 1000) + 3;
-    return `| ${r.label} (${r.source}) | ${r.proteins.toLocaleString("en-US")} | ${r.blobs.toLocaleString("en-US")} | ${gb(r.bytes)} | ${usd(gbMonth * P.perGbMonth)} | ${usd(Math.ceil(Math.max(0, gbMonth - P.freeGbMonth)) * P.perGbMonth)} | ${classA.toLocaleString("en-US")} | ${usd((classA / 1e6) * P.perMillionClassA)} | ${usd(over(classA, P.freeClassA) * P.perMillionClassA)} |`;
+    // One listing page a 1,000 keys, a PUT a pack, then the manifest, the pointer and the history.
+    const classA = r.packs + Math.ceil(r.packs / 1000) + 3;
+    return `| ${r.label} (${r.source}) | ${r.proteins.toLocaleString("en-US")} | ${r.packs.toLocaleString("en-US")} | ${gb(r.bytes)} | ${usd(gbMonth * P.perGbMonth)} | ${usd(Math.ceil(Math.max(0, gbMonth - P.freeGbMonth)) * P.perGbMonth)} | ${classA.toLocaleString("en-US")} | ${usd((classA / 1e6) * P.perMillionClassA)} | ${usd(over(classA, P.freeClassA) * P.perMillionClassA)} |`;
   });
 
   const requestRows: string[] = [];
@@ -199,13 +203,13 @@ export function costsSection(sections: Map<string, string>, demoDir: string, tod
     "",
     `**Prices** (read on ${PRICES_READ}): Workers, ${P.workersPage}: Free plan ${P.freeRequestsPerDay.toLocaleString("en-US")} requests a day and ${P.freeCpuMsPerRequest} ms CPU an invocation; Paid (Standard) ${price(P.paidMonthly)} a month with ${millions(P.paidRequestsIncluded)} requests included then ${price(P.perMillionRequests)} a million, ${millions(P.paidCpuMsIncluded)} CPU ms included then ${price(P.perMillionCpuMs)} a million ms; no charge for duration or subrequests (R2 reads from the worker are R2 operations, not Workers requests). R2, ${P.r2Page}: Standard storage ${price(P.perGbMonth)} a GB-month (${P.freeGbMonth} GB-month free), Class A ${price(P.perMillionClassA)} a million (1 M free; PutObject and ListObjects are Class A), Class B ${price(P.perMillionClassB)} a million (10 M free; GetObject, HeadObject), egress free; usage is rounded up to the next billing unit (a started million, a started GB-month). The Cache API does nothing on \`*.workers.dev\`, only on a custom domain (${P.cachePage}).`,
     "",
-    "**One release in R2**: storage a month, and the one-time publish (`npm run publish` lists the bucket once, 1,000 keys a Class A listing, and PUTs each blob, the manifest, the pointer and the history; a resumed or repeated publish PUTs only what is missing). A new release of the same data shares no blobs unless its shards are byte-identical, so each published release is stored whole until its blobs are deleted.",
+    "**One release in R2**: storage a month, and the one-time publish (`npm run publish` lists the bucket's packs once, 1,000 keys a Class A listing, and PUTs each pack, the manifest, the pointer and the history; a resumed or repeated publish PUTs only what is missing). A new release of the same data shares a pack only when the pack is byte-identical, so each published release is stored whole until its packs are deleted.",
     "",
-    "| release | proteins | blobs | bytes (GB = 10^9 B, assumed to be R2's GB) | storage, list price | storage after the free 10 GB-month | publish: Class A operations | publish, list price | publish after the free million |",
+    "| release | proteins | packs | bytes (GB = 10^9 B, assumed to be R2's GB) | storage, list price | storage after the free 10 GB-month | publish: Class A operations | publish, list price | publish after the free million |",
     "|---|---|---|---|---|---|---|---|---|",
     ...sizeRows,
     "",
-    `**Serving**: the Workers Paid plan, for 1 M and 100 M API requests a month. Per request, the Serve mix (${mix.requests} requests over every endpoint family, a 116k-protein release): ${mix.coldReads.toFixed(1)} blob reads (Class B) cold, CPU p50 ${mix.coldCpuMs.toFixed(1)} ms cold and ${mix.warmCpuMs.toFixed(1)} ms warm (weighted by requests; the section gives p50, not means, and the mix's bulk retrieve and sequence search weigh heavily on both). An edge-cache miss is costed as cold (an upper bound: the isolate's 64 MB blob cache serves many misses without R2), a hit as warm CPU and no R2 read. The edge-cache hit ratio was measured at 0% cold and 100% on the repeated mix (Serve: 0.00 blob reads a warm request); real traffic lies between, so 0% (also what \`*.workers.dev\` gets) and ${Math.round(ASSUMED.hitRatio * 100)}% (an assumption) are both shown. Blob reads per request do not grow with the release (the format's design), except the 20M row, which adds ${ASSUMED.extraColdReads20M} directory-page reads (Scale on paper, depth 3). Pointer reads: ${ASSUMED.busyIsolates} isolates busy all month (an assumption), each reading \`releases/current\` once every ${ASSUMED.pointerTtlSeconds} s, at most one read a request.`,
+    `**Serving**: the Workers Paid plan, for 1 M and 100 M API requests a month. Per request, the Serve mix (${mix.requests} requests over every endpoint family, a 116k-protein release): ${mix.coldReads.toFixed(1)} storage reads (Class B) cold, CPU p50 ${mix.coldCpuMs.toFixed(1)} ms cold and ${mix.warmCpuMs.toFixed(1)} ms warm (weighted by requests; the section gives p50, not means, and the mix's bulk retrieve and sequence search weigh heavily on both). An edge-cache miss is costed as cold (an upper bound: the isolate's 64 MB chunk cache serves many misses without R2), a hit as warm CPU and no R2 read. The edge-cache hit ratio was measured at 0% cold and 100% on the repeated mix (Serve: 0.00 storage reads a warm request); real traffic lies between, so 0% (also what \`*.workers.dev\` gets) and ${Math.round(ASSUMED.hitRatio * 100)}% (an assumption) are both shown. Storage reads per request (range reads of packs, one R2 GetObject each) do not grow with the release (the format's design), except the 20M row, which adds ${ASSUMED.extraColdReads20M} directory-page reads (Scale on paper, depth 3). Pointer reads: ${ASSUMED.busyIsolates} isolates busy all month (an assumption), each reading \`releases/current\` once every ${ASSUMED.pointerTtlSeconds} s, at most one read a request.`,
     "",
     "| release | requests | edge-cache hits | Workers requests | Workers CPU | R2 Class B reads | R2 storage | total with the $5 plan | Workers Free plan instead |",
     "|---|---|---|---|---|---|---|---|---|",
@@ -227,7 +231,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const file = resolve(import.meta.dirname, "../BENCHMARKS.md");
   const text = readFileSync(file, "utf8");
   const demo = values.release ? resolve(values.release) : await (await import("../release-compiler/local/start.js")).ensureDemoRelease();
-  const section = costsSection(sectionsOf(text), demo);
+  const section = await costsSection(sectionsOf(text), demo);
   // In place, or before the Soak section (where \`npm run bench\` puts it).
   const replaced = /^## Costs\n/m.test(text)
     ? text.replace(/^## Costs\n[\s\S]*?(?=^## |(?![\s\S]))/m, `${section}\n\n`)

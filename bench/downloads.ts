@@ -50,8 +50,8 @@ async function measure(app: ReturnType<typeof createApp>, path: string): Promise
 
 export async function downloadsBenchmark(log: (line: string) => void): Promise<string> {
   const dir = await ensureServeRelease(log);
-  const manifest: Manifest = readManifest(dir);
-  const storage = folderStorage(dir, manifest);
+  const manifest: Manifest = await readManifest(dir);
+  const storage = folderStorage(dir);
   const app = createApp({ storage: () => storage, blobCache: createBlobCache() });
   // The genome pair with the most relations, from the pair directory.
   const view = releaseView(storage, createBlobCache(), manifest);
@@ -81,7 +81,7 @@ export async function downloadsBenchmark(log: (line: string) => void): Promise<s
     "|---|---|---|---|---|",
     ...rows,
     "",
-    `The heap figure includes the isolate's blob cache, which is bounded at ${mib(MAX_CACHED_BYTES)} MiB of decoded blobs whatever the file; the rest is the slice being rendered (a few thousand rows) and the compressor's window. A file ten times larger streams in the same memory: nothing holds more than one slice.`,
+    `The heap figure includes the isolate's chunk cache, which is bounded at ${mib(MAX_CACHED_BYTES)} MiB of decoded chunks whatever the file; the rest is the slice being rendered (a few thousand rows) and the compressor's window. A file ten times larger streams in the same memory: nothing holds more than one slice.`,
   ].join("\n");
 }
 

@@ -11,6 +11,7 @@ import http, { type IncomingHttpHeaders } from "node:http";
 import { cpus, totalmem } from "node:os";
 import { resolve } from "node:path";
 import { Miniflare } from "miniflare";
+import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
 import { folderFiles, loadRelease } from "../release-compiler/local/r2-loader.js";
 import type { Manifest } from "../release-format/format.js";
 import { Rng } from "../release-compiler/simulate/rng.js";
@@ -53,7 +54,7 @@ export interface ServeOptions {
 
 /**
  * One Miniflare instance (one workerd process, a fresh isolate and an empty Cache API) serving
- * a worker with a RELEASES bucket, the release loaded (blobs already in a persisted bucket are
+ * a worker with a RELEASES bucket, the release loaded (packs already in a persisted bucket are
  * skipped).
  */
 export async function serveWorker(options: ServeOptions): Promise<Served> {
@@ -78,8 +79,9 @@ export async function serveWorker(options: ServeOptions): Promise<Served> {
   }
 }
 
-export function readManifest(releaseDir: string): Manifest {
-  return JSON.parse(readFileSync(resolve(releaseDir, "manifest.json"), "utf8")) as Manifest;
+/** The opened manifest of a compiled release folder: its manifest file and header, as the worker opens them. */
+export async function readManifest(releaseDir: string): Promise<Manifest> {
+  return (await openReleaseFolder(releaseDir)).manifest;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  * in one run rather than absolute times across runs. The `## Soak` section belongs to
  * `npm run soak` and is kept as it is.
  *
- * `npm run bench -- --only compile,serve,search,downloads,scale,costs` runs some sections and keeps the others'
+ * `npm run bench -- --only compile,serve,formats,search,downloads,scale,costs` runs some sections and keeps the others'
  * figures from the file (scale alone reprojects the release the last compile run kept; costs
  * prices the sections as they stand, see costs.ts).
  */
@@ -15,6 +15,7 @@ import { ensureDemoRelease } from "../release-compiler/local/start.js";
 import { compileBenchmark, LARGEST, type CompileBenchmark } from "./compile.js";
 import { costsSection } from "./costs.js";
 import { downloadsBenchmark } from "./downloads.js";
+import { formatsBenchmark } from "./formats.js";
 import { machineLine } from "./load.js";
 import { scaleProjection } from "./scale.js";
 import { searchBenchmark } from "./search.js";
@@ -22,8 +23,8 @@ import { serveBenchmark } from "./serve.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const FILE = resolve(ROOT, "BENCHMARKS.md");
-const SECTIONS = ["compile", "serve", "search", "downloads", "scale", "costs"] as const;
-const TITLES = { targets: "Targets", compile: "Compile", serve: "Serve", search: "Search", downloads: "Downloads", scale: "Scale on paper", costs: "Costs", soak: "Soak" };
+const SECTIONS = ["compile", "serve", "formats", "search", "downloads", "scale", "costs"] as const;
+const TITLES = { targets: "Targets", compile: "Compile", serve: "Serve", formats: "Format 3 and 4", search: "Search", downloads: "Downloads", scale: "Scale on paper", costs: "Costs", soak: "Soak" };
 
 /**
  * The issue's targets and, where one is missed, its cause. The verdicts and figures are in the
@@ -48,7 +49,7 @@ function sectionsOnFile(): Map<string, string> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { only: { type: "string" } }, strict: true });
-  const only = new Set((values.only ?? "compile,serve,search,downloads,costs").split(",").map((s) => s.trim()));
+  const only = new Set((values.only ?? "compile,serve,formats,search,downloads,costs").split(",").map((s) => s.trim()));
   for (const name of only) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`--only: unknown section ${name} (${SECTIONS.join(", ")})`);
   const log = (line: string) => console.log(`[bench] ${line}`);
   const started = new Date();
@@ -58,15 +59,16 @@ async function main(): Promise<void> {
   if (only.has("compile")) {
     const compile = await compileBenchmark(log);
     body.set(TITLES.compile, compile.markdown);
-    body.set(TITLES.scale, scaleProjection(compile.largest.dir, compile.largest));
+    body.set(TITLES.scale, await scaleProjection(compile.largest.dir, compile.largest));
   }
   else if (only.has("scale")) {
     // The projection alone, from the largest release the last compile benchmark kept.
     if (!existsSync(LARGEST)) throw new Error(`${LARGEST} is missing: run npm run bench -- --only compile first`);
     const largest = JSON.parse(readFileSync(LARGEST, "utf8")) as CompileBenchmark["largest"];
-    body.set(TITLES.scale, scaleProjection(largest.dir, largest));
+    body.set(TITLES.scale, await scaleProjection(largest.dir, largest));
   }
   if (only.has("serve")) body.set(TITLES.serve, await serveBenchmark(log));
+  if (only.has("formats")) body.set(TITLES.formats, await formatsBenchmark(log, {}, body.get(TITLES.serve)));
   if (only.has("downloads")) body.set(TITLES.downloads, await downloadsBenchmark(log));
   if (only.has("search")) body.set(TITLES.search, await searchBenchmark({ genomes: 25, families: 1500, seed: 5, queries: 100 }, log));
 
@@ -74,7 +76,7 @@ async function main(): Promise<void> {
   if (only.has("costs")) {
     // From the sections as they now stand (this run's or the file's), and the demo as npm start builds it.
     const current = new Map(Object.values(TITLES).flatMap((t) => (section(t) ? [[t, section(t)!] as [string, string]] : [])));
-    const costs = costsSection(current, await ensureDemoRelease());
+    const costs = await costsSection(current, await ensureDemoRelease());
     body.set(TITLES.costs, costs.slice(costs.indexOf("\n") + 1).trimStart());
   }
   const text = [

@@ -4,21 +4,28 @@
  * Every projected figure is a measured per-unit size times a target count; the assumptions
  * that are not measured are stated beside the table.
  */
-import { readFileSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { PAGE_ENTRIES, ROOT_ENTRIES } from "../release-format/directory.js";
 import type { Manifest } from "../release-format/format.js";
+import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
+import { LAYOUT } from "../release-compiler/write/layout.js";
+import { PACK_BYTES } from "../release-compiler/write/packs.js";
+import { releaseSize, treeNamed, type TreeSize } from "./release-size.js";
 
 export const TARGET = { genomes: 2_500, proteins: 20_000_000, families: 1_000_000, genomePairs: 3_000_000 };
-/** Shard hashes per directory page once shard lists leave the manifest (16-byte hashes: 64 kB pages). */
-const DIRECTORY_PAGE = 4096;
+/** Bytes of a directory entry when the measured release has no page below a root (FORMAT.md: about 30). */
+const ENTRY_BYTES_UNMEASURED = 30;
 
 interface Part {
   name: string;
   /** What the part's bytes grow with. */
   unit: keyof typeof UNITS;
-  /** What its row count (so its shard count) grows with, when not the same: relations are a row per protein. */
+  /**
+   * What its row (or key) count grows with, when not the same: relations are a row per protein.
+   * Chunks are cut by bytes but never split a row, so a part has at most a chunk a row.
+   */
   rowUnit?: keyof typeof UNITS;
-  hashes: string[];
+  /** Its trees (releaseTrees names). */
+  trees: string[];
 }
 
 const UNITS = {
@@ -28,19 +35,48 @@ const UNITS = {
   hog: "HOG id",
   genomePair: "genome pair",
   genome: "genome",
+  release: "nothing (bounded by the GO ontology)",
 } as const;
 
+const plural = (n: number, word: string) => `${fmt(n)} ${word}${n === 1 ? "" : "s"}`;
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const bytesText = (n: number) =>
-  n >= 2 ** 40 ? `${(n / 2 ** 40).toFixed(1)} TiB` : n >= 2 ** 30 ? `${(n / 2 ** 30).toFixed(1)} GiB` : n >= 2 ** 20 ? `${(n / 2 ** 20).toFixed(1)} MiB` : `${(n / 1024).toFixed(0)} kiB`;
+  n >= 2 ** 40 ? `${(n / 2 ** 40).toFixed(1)} TiB` : n >= 2 ** 30 ? `${(n / 2 ** 30).toFixed(1)} GiB` : n >= 2 ** 20 ? `${(n / 2 ** 20).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(0)} kiB` : `${n.toFixed(0)} B`;
+
+/** Rows (tables) or keys (indexes) of a tree by its name; undefined for the k-mer index (cut by code range). */
+function rowsOf(manifest: Manifest, tree: string): number | undefined {
+  const [group, name] = tree.split(".");
+  if (group === "tables") return manifest.tables[name as keyof Manifest["tables"]]?.rows;
+  if (group === "indexes") return manifest.indexes[name as keyof Manifest["indexes"]]?.keys;
+  if (tree === "xrefSearch.rows") return manifest.xrefSearch.rows.rows;
+  if (tree === "xrefSearch.grams") return manifest.xrefSearch.grams.keys;
+  return undefined;
+}
+
+/** The shape of a tree of `chunks` chunks as the compiler builds it (release-compiler/write/packs.ts). */
+export function treeShape(chunks: number): { depth: number; pages: number; pageEntries: number; rootEntries: number } {
+  let n = chunks;
+  let depth = 1;
+  let pages = 0;
+  let pageEntries = 0;
+  while (n > ROOT_ENTRIES) {
+    const up = Math.ceil(n / PAGE_ENTRIES);
+    pages += up;
+    pageEntries += n;
+    n = up;
+    depth++;
+  }
+  return { depth, pages, pageEntries, rootEntries: n };
+}
 
 /**
  * The markdown section. `compile` is the measured compile of the largest simulated release
  * (proteins, pair rows, seconds), from the compile benchmark, for the time projection.
  */
-export function scaleProjection(releaseDir: string, compile?: { proteins: number; pairRows: number; seconds: number; peakBytes: number }): string {
-  const manifest = JSON.parse(readFileSync(resolve(releaseDir, "manifest.json"), "utf8")) as Manifest;
-  const size = (hash: string) => statSync(resolve(releaseDir, "blobs", `${hash}.msgpack`)).size;
+export async function scaleProjection(releaseDir: string, compile?: { proteins: number; pairRows: number; seconds: number; peakBytes: number }): Promise<string> {
+  const release = await openReleaseFolder(releaseDir);
+  const { manifest } = release;
+  const size = await releaseSize(releaseDir, release);
   const t = manifest.tables;
   const pairRows = t.pairs.rows;
   const measured: Record<keyof typeof UNITS, number> = {
@@ -50,6 +86,7 @@ export function scaleProjection(releaseDir: string, compile?: { proteins: number
     hog: manifest.counts.hogs,
     genomePair: manifest.counts.genomes ** 2,
     genome: manifest.counts.genomes,
+    release: 1,
   };
   // Pair rows per protein and other genome: how densely a protein has orthologs and paralogs in
   // each other genome. Projected as is (an upper bound: a wider tree gives narrower families).
@@ -61,65 +98,128 @@ export function scaleProjection(releaseDir: string, compile?: { proteins: number
     hog: TARGET.families * (manifest.counts.hogs / manifest.counts.families),
     genomePair: TARGET.genomes ** 2,
     genome: TARGET.genomes,
+    release: 1,
   };
-  const table = (name: string, ref: { shards: string[] }, unit: keyof typeof UNITS, rowUnit?: keyof typeof UNITS): Part => ({ name, unit, rowUnit, hashes: ref.shards });
-  const leaves = (name: string, ref: { leaves: Array<[string, string]> }, unit: keyof typeof UNITS): Part => ({ name, unit, hashes: ref.leaves.map(([, h]) => h) });
   const parts: Part[] = [
-    table("proteins", t.proteins, "protein"),
-    table("sequences (protein + cDNA)", t.sequences, "protein"),
-    table("peptides", t.peptides, "protein"),
-    table("annotations", t.annotations, "protein"),
-    table("relations (per protein)", t.relations, "pair", "protein"),
-    table("pairs (per genome pair)", t.pairs, "pair"),
-    table("pair directory", t.pairDirectory, "genomePair"),
-    table("groups", t.groups, "protein"),
+    { name: "proteins", unit: "protein", trees: ["tables.proteins"] },
+    { name: "sequences (protein + cDNA)", unit: "protein", trees: ["tables.sequences"] },
+    { name: "peptides", unit: "protein", trees: ["tables.peptides"] },
+    { name: "annotations", unit: "protein", trees: ["tables.annotations"] },
+    { name: "relations (per protein)", unit: "pair", rowUnit: "protein", trees: ["tables.relations"] },
+    { name: "pairs (per genome pair)", unit: "pair", trees: ["tables.pairs"] },
+    { name: "pair directory", unit: "genomePair", trees: ["tables.pairDirectory"] },
+    { name: "groups", unit: "protein", trees: ["tables.groups"] },
     // A family row holds its members and HOG nodes: it grows with proteins, its count with families.
-    table("families", t.families, "protein", "family"),
-    table("profiles", t.profiles, "family"),
-    table("family GO", t.familyGo, "family"),
-    table("HOG lists", t.hogList, "hog"),
-    leaves("id index", manifest.indexes.entryIds, "protein"),
-    leaves("HOG id index", manifest.indexes.hogIds, "hog"),
-    leaves("fingerprint index", manifest.indexes.fingerprints, "protein"),
-    { name: "k-mer index", unit: "protein", hashes: manifest.sequenceIndex.shards.map(([, h]) => h) },
-    { name: "xref search", unit: "protein", hashes: [...manifest.xrefSearch.rows.shards, ...manifest.xrefSearch.grams.leaves.map(([, h]) => h)] },
-    { name: "genome details", unit: "genome", hashes: manifest.genomes.map((g) => g.detail) },
+    { name: "families", unit: "protein", rowUnit: "family", trees: ["tables.families"] },
+    { name: "profiles", unit: "family", trees: ["tables.profiles"] },
+    { name: "family GO", unit: "family", trees: ["tables.familyGo"] },
+    { name: "gene trees", unit: "protein", rowUnit: "family", trees: ["tables.geneTrees"] },
+    { name: "HOG lists", unit: "hog", trees: ["tables.hogList"] },
+    { name: "id index", unit: "protein", trees: ["indexes.entryIds"] },
+    { name: "HOG id index", unit: "hog", trees: ["indexes.hogIds"] },
+    { name: "HOG alias index", unit: "hog", trees: ["indexes.hogAliases"] },
+    { name: "fingerprint index", unit: "protein", trees: ["indexes.fingerprints"] },
+    { name: "GO term index", unit: "release", trees: ["indexes.goTerms"] },
+    { name: "k-mer index", unit: "protein", trees: ["sequenceIndex"] },
+    { name: "xref search", unit: "protein", trees: ["xrefSearch.rows", "xrefSearch.grams"] },
+    { name: "genome details", unit: "genome", trees: ["tables.genomeDetails"] },
   ];
 
+  // Bytes of a directory entry, measured on the pages below the roots.
+  const pageEntries = size.trees.reduce((n, x) => n + x.pageEntries, 0);
+  const entryBytes = pageEntries > 0 ? size.trees.reduce((n, x) => n + x.pageBytes, 0) / pageEntries : ENTRY_BYTES_UNMEASURED;
+
+  interface Projection {
+    tree: TreeSize;
+    bytes: number;
+    chunks: number;
+    depth: number;
+    pages: number;
+    rootEntries: number;
+    pageBytes: number;
+    packs: number;
+  }
+  const projections = new Map<string, Projection>();
   const rows: string[] = [];
   let totalBytes = 0;
-  let totalBlobs = 0;
+  let totalChunks = 0;
+  let totalPacks = 0;
   let measuredBytes = 0;
   for (const part of parts) {
-    const bytes = part.hashes.reduce((sum, h) => sum + size(h), 0);
-    measuredBytes += bytes;
-    const perUnit = bytes / Math.max(1, measured[part.unit]);
-    const projectedBytes = perUnit * target[part.unit];
-    // Shards hold a fixed number of rows (or bytes), so their count grows with the rows.
+    const trees = part.trees.map((name) => treeNamed(size, name)).filter((x): x is TreeSize => x !== undefined);
+    // An optional part this release has none of (gene trees, HOG aliases).
+    if (trees.length === 0 || trees.every((x) => x.chunks === 0)) continue;
     const rowUnit = part.rowUnit ?? part.unit;
-    const blobs = Math.ceil((part.hashes.length / Math.max(1, measured[rowUnit])) * target[rowUnit]);
+    const projected = trees.map((tree): Projection => {
+      const dataBytes = (tree.chunkBytes / Math.max(1, measured[part.unit])) * target[part.unit];
+      const meanChunk = tree.chunkBytes / Math.max(1, tree.chunks);
+      const rows = rowsOf(manifest, tree.name);
+      // Chunks keep their measured mean size, but a chunk holds at least one row.
+      const byBytes = Math.max(1, Math.ceil(dataBytes / Math.max(1, meanChunk)));
+      const chunks = rows === undefined ? byBytes : Math.min(byBytes, Math.max(1, Math.ceil((rows / Math.max(1, measured[rowUnit])) * target[rowUnit])));
+      const shape = treeShape(chunks);
+      const pageBytes = shape.pageEntries * entryBytes;
+      // Each tree writes its own data packs, and each level of its pages a pack of their own.
+      const packs = Math.ceil(dataBytes / PACK_BYTES) + (shape.depth - 1) * Math.max(1, Math.ceil(pageBytes / (shape.depth - 1 || 1) / PACK_BYTES));
+      const p = { tree, bytes: dataBytes + pageBytes, chunks, depth: shape.depth, pages: shape.pages, rootEntries: shape.rootEntries, pageBytes, packs };
+      projections.set(tree.name, p);
+      return p;
+    });
+    const bytes = trees.reduce((n, x) => n + x.bytes, 0);
+    const chunks = trees.reduce((n, x) => n + x.chunks, 0);
+    const pages = trees.reduce((n, x) => n + x.pages, 0);
+    const projectedBytes = projected.reduce((n, x) => n + x.bytes, 0);
+    const projectedChunks = projected.reduce((n, x) => n + x.chunks, 0);
+    const projectedPacks = projected.reduce((n, x) => n + x.packs, 0);
+    measuredBytes += bytes;
     totalBytes += projectedBytes;
-    totalBlobs += blobs;
-    rows.push(`| ${part.name} | ${UNITS[part.unit]} | ${fmt(perUnit, 1)} B | ${bytesText(bytes)} in ${fmt(part.hashes.length)} | ${bytesText(projectedBytes)} | ${fmt(blobs)} | ${bytesText(projectedBytes / Math.max(1, blobs))} |`);
+    totalChunks += projectedChunks;
+    totalPacks += projectedPacks;
+    const perUnit = bytes / Math.max(1, measured[part.unit]);
+    const depths = `${trees.map((x) => x.depth).join(" / ")} → ${projected.map((x) => x.depth).join(" / ")}`;
+    rows.push(
+      `| ${part.name} | ${UNITS[part.unit]} | ${fmt(perUnit, 1)} B | ${bytesText(bytes)} in ${plural(chunks, "chunk")}${pages ? ` + ${plural(pages, "page")}` : ""} | ${bytesText(projectedBytes)} | ${fmt(projectedChunks)} | ${bytesText(projectedBytes / Math.max(1, projectedChunks))} | ${depths} | ${fmt(projectedPacks)} |`,
+    );
   }
-  // Shard lists at 16 bytes a hash: in the manifest now; directory pages beyond the budget.
-  const shardListBytes = totalBlobs * 16;
-  const relationsBytes = t.relations.shards.reduce((sum, h) => sum + size(h), 0);
-  const directoryPages = Math.ceil(totalBlobs / DIRECTORY_PAGE);
+  // The header: every tree's root page (at most ROOT_ENTRIES entries), the genomes and the taxonomy (∝ genomes).
+  const rootBytes = size.trees.reduce((n, x) => n + x.rootEntries * entryBytes, 0);
+  const projectedRootBytes = size.trees.reduce((n, x) => n + (projections.get(x.name)?.rootEntries ?? x.rootEntries) * entryBytes, 0);
+  const headerRest = Math.max(0, size.headerBytes - rootBytes);
+  const projectedHeader = (headerRest / Math.max(1, measured.genome)) * target.genome + projectedRootBytes;
+  measuredBytes += size.headerBytes;
+  totalBytes += projectedHeader;
+  totalChunks += 1;
+  totalPacks += 1;
+  rows.push(
+    `| header (tree roots; genomes, taxonomy) | genome (roots: at most ${fmt(ROOT_ENTRIES)} entries a tree) | ${fmt(headerRest / Math.max(1, measured.genome), 1)} B | ${bytesText(size.headerBytes)} in 1 chunk | ${bytesText(projectedHeader)} | 1 | ${bytesText(projectedHeader)} | – | 1 |`,
+  );
+
+  const deepest = [...projections.values()].sort((a, b) => b.depth - a.depth || b.chunks - a.chunks)[0];
+  const measuredDeepest = [...size.trees].sort((a, b) => b.depth - a.depth || b.chunks - a.chunks)[0];
+  const projectedPages = [...projections.values()].reduce((n, x) => n + x.pages, 0);
+  const projectedPageBytes = [...projections.values()].reduce((n, x) => n + x.pageBytes, 0);
+  const depthOf = (name: string) => projections.get(name)?.depth ?? 1;
+  const relations = treeNamed(size, "tables.relations")!;
+  const relationBytes = relations.chunkBytes / Math.max(1, pairRows);
+  const relationsPerProtein = target.pair / TARGET.proteins;
+  const relationRow = relationsPerProtein * relationBytes;
+  const relationRowsPerChunk = t.relations.rows / Math.max(1, relations.chunks);
+  const pagesAbove = (...names: string[]) => names.reduce((n, name) => n + depthOf(name) - 1, 0);
 
   const lines = [
-    `Measured on \`${manifest.name}\`: ${fmt(manifest.counts.genomes)} genomes, ${fmt(manifest.counts.proteins)} proteins, ${fmt(manifest.counts.families)} HOG families (${fmt(manifest.counts.hogs)} HOG ids), ${fmt(pairRows)} directed pair rows (${pairDensity.toFixed(2)} per protein and other genome), ${bytesText(measuredBytes)} in all.`,
+    `Measured on \`${manifest.name}\`: ${fmt(manifest.counts.genomes)} genomes, ${fmt(manifest.counts.proteins)} proteins, ${fmt(manifest.counts.families)} HOG families (${fmt(manifest.counts.hogs)} HOG ids), ${fmt(pairRows)} directed pair rows (${pairDensity.toFixed(2)} per protein and other genome), ${bytesText(measuredBytes)} of chunks in all (the folder: ${bytesText(size.bytes)} in ${fmt(size.packs)} packs, manifest ${fmt(size.manifestBytes)} B).`,
     `Target: ${fmt(TARGET.genomes)} genomes, ${fmt(TARGET.proteins)} proteins, ${fmt(TARGET.families)} HOG families, ${fmt(TARGET.genomePairs)} genome pairs (unordered; ${fmt(TARGET.genomes ** 2)} ordered pair-directory rows).`,
+    `Bytes of a part: its data chunks and directory pages. Projected chunks keep the measured mean chunk size (chunks are cut by bytes) but never hold less than a row; directory pages at ${entryBytes.toFixed(1)} B an entry (${pageEntries > 0 ? "measured" : "assumed: the measured release has no page below a root"}), ${fmt(PAGE_ENTRIES)} entries a page, a root of at most ${fmt(ROOT_ENTRIES)} in the header; packs of at most ${bytesText(PACK_BYTES)}, each tree its own, each level of pages its own. Depth: page levels from the root to a chunk (1 = the root lists the chunks), measured → projected.`,
     "",
-    "| part | grows with | bytes per unit (measured) | measured | projected bytes | projected blobs | mean blob |",
-    "|---|---|---|---|---|---|---|",
+    "| part | grows with | bytes per unit (measured) | measured | projected bytes | projected chunks | mean chunk | depth | projected packs |",
+    "|---|---|---|---|---|---|---|---|---|",
     ...rows,
-    `| **total** | | | ${bytesText(measuredBytes)} | **${bytesText(totalBytes)}** | **${fmt(totalBlobs)}** | ${bytesText(totalBytes / totalBlobs)} |`,
+    `| **total** | | | ${bytesText(measuredBytes)} | **${bytesText(totalBytes)}** | **${fmt(totalChunks)}** | ${bytesText(totalBytes / totalChunks)} | | **${fmt(totalPacks)}** |`,
     "",
     `- **Pairs dominate.** ${fmt(target.pair / 1e9, 1)} billion directed pair rows, each stored twice (by genome pair for \`/pairs/\`, by protein for \`/orthologs/\`). Projecting the measured density of ${pairDensity.toFixed(2)} rows per protein and other genome is an upper bound: over 2,500 genomes families are narrower than in a 100-genome simulation, and a protein has orthologs in a smaller share of the other genomes.`,
-    `- **Relations by protein** keep ${t.relations.rowsPerShard} proteins a shard: at ${fmt(target.pair / TARGET.proteins)} relations a protein a shard grows to ${bytesText((target.pair / TARGET.proteins) * t.relations.rowsPerShard * (relationsBytes / Math.max(1, pairRows)))}, too much for one \`/orthologs/\` answer to read. At this scale the compiler must cut relation shards by bytes (~64 kB, a few proteins each, a row directory per shard), as the k-mer index already does.`,
-    `- **Index depth.** Today every shard list is in the manifest; at this size the lists are ${bytesText(shardListBytes)} (16 bytes a hash), far over a manifest budget of ~1 MB. They move into directory pages of ${fmt(DIRECTORY_PAGE)} hashes (64 kB; ${fmt(directoryPages)} pages), named in the manifest: manifest → directory page → shard, depth 3 instead of 2. Key indexes do the same with their leaf lists (first keys + hashes), a B-tree of depth 3 at ${fmt(TARGET.proteins * 3)} ids (4,096 keys a leaf, 4,096 leaves a page).`,
-    `- **Worst-case blob reads per request, cold, manifest excluded:** each table a request touches costs one more read (its directory page), which every later request on those ${fmt(DIRECTORY_PAGE)} shards shares, so the isolate cache keeps them hot: ${fmt(directoryPages)} pages × 64 kB is ${bytesText(directoryPages * 65536)} in all, and a busy isolate holds the few hundred it uses. A protein record: 2 shards + 2 pages = 4 (2 warm). A protein by xref: index page + leaf + 2 shards + 2 pages = 6. A HOG members page: 2 + shards spanned + pages. A pairs page: pair-directory row + pairs shard + partner shards, each with its page. Sequence search: 8 (exact) or 64 (approximate) k-mer shards, at most ~${fmt(Math.ceil(Math.min(manifest.sequenceIndex.shards.length / Math.max(1, manifest.counts.proteins) * TARGET.proteins, 1e9) / DIRECTORY_PAGE))} directory pages of the k-mer index.`,
+    `- **Relations by protein** are cut into chunks of ~${fmt(LAYOUT.relationsChunkBytes / 1024)} kB (now ${fmt(relationRowsPerChunk, 1)} proteins a chunk), but a row is never split: at ${fmt(relationsPerProtein)} relations a protein (${relationBytes.toFixed(1)} B each, measured) a protein's row is ${bytesText(relationRow)}, ${relationRow > LAYOUT.relationsChunkBytes ? "a chunk of its own, which one `/orthologs/` answer reads whole" : "several to a chunk"}.`,
+    `- **Index depth.** Every table and index is a tree of directory pages below a root in the header. Measured: depth up to ${measuredDeepest.depth} (\`${measuredDeepest.name}\`, ${fmt(measuredDeepest.chunks)} chunks). Projected: depth up to ${deepest.depth} (\`${deepest.tree.name}\`, ${fmt(deepest.chunks)} chunks), ${fmt(projectedPages)} directory pages (${bytesText(projectedPageBytes)}) in all; the header grows from ${bytesText(size.headerBytes)} to ${bytesText(projectedHeader)} (its roots capped at ${fmt(ROOT_ENTRIES)} entries; the genomes and the taxonomy grow with the genomes), read once per isolate.`,
+    `- **Worst-case storage reads per request, cold, manifest and header excluded:** a chunk costs one read plus one per page level above it (depth − 1), and each page is shared by every later request on its ${fmt(PAGE_ENTRIES)} entries, so a busy isolate's cache keeps the pages it uses. Projected: a protein record: 2 chunks + ${pagesAbove("tables.proteins", "tables.sequences")} pages = ${2 + pagesAbove("tables.proteins", "tables.sequences")} (2 once its pages are cached). A protein by xref: index leaf + 2 chunks + ${pagesAbove("indexes.entryIds", "tables.proteins", "tables.sequences")} pages = ${3 + pagesAbove("indexes.entryIds", "tables.proteins", "tables.sequences")}. A HOG members page: 2 + chunks spanned + their pages. A pairs page: pair-directory row + pairs chunk + partner chunks, each with its pages. Sequence search: 8 (exact) or 64 (approximate) k-mer chunks, each with up to ${depthOf("sequenceIndex") - 1} page${depthOf("sequenceIndex") === 2 ? "" : "s"} of the k-mer index (depth ${depthOf("sequenceIndex")}).`,
   ];
   if (compile) {
     const perProtein = compile.seconds / compile.proteins;
@@ -131,7 +231,7 @@ export function scaleProjection(releaseDir: string, compile?: { proteins: number
     );
   }
   lines.push(
-    "- **Splitting the compile across machines.** Per genome (independent, one task each): reading the proteome FASTA, GFF, GAF and cross-references; the sequence and peptide shards of that genome's entry range (entry numbers are prefix sums of genome sizes, known after a first counting pass); each genome's k-mer postings and xref grams as sorted runs. Per family (independent, batches of families): parsing its orthoXML, HOG ids and levels, groups and fingerprints, relations and pair rows, GO by family, the family's genome profile. Merges: the pair rows are shuffled by genome pair (the ordered pair is the partition key: 6.25 M partitions, grouped into a few thousand reducers), relations by entry range, k-mer postings by k-mer code range, xref grams and the id index by key range (k-way merges of sorted runs), similar genome profiles by MinHash/LSH buckets instead of all-against-all (1 M families × 1 M is out of reach), and finally the directory pages and the manifest, which only need every shard's hash. Each reducer writes content-hashed blobs directly, so uploads can start as reducers finish; the pointer switch is still one write at the end.",
+    "- **Splitting the compile across machines.** Per genome (independent, one task each): reading the proteome FASTA, GFF, GAF and cross-references; the sequence and peptide chunks of that genome's entry range (entry numbers are prefix sums of genome sizes, known after a first counting pass); each genome's k-mer postings and xref grams as sorted runs. Per family (independent, batches of families): parsing its orthoXML, HOG ids and levels, groups and fingerprints, relations and pair rows, GO by family, the family's genome profile. Merges: the pair rows are shuffled by genome pair (the ordered pair is the partition key: 6.25 M partitions, grouped into a few thousand reducers), relations by entry range, k-mer postings by k-mer code range, xref grams and the id index by key range (k-way merges of sorted runs), similar genome profiles by MinHash/LSH buckets instead of all-against-all (1 M families × 1 M is out of reach), and finally the directory pages, the header and the manifest, which only need every chunk's pack, offset, length and hash. Each reducer writes its own packs (named by the hash of their bytes) directly, so uploads can start as reducers finish; the pointer switch is still one write at the end.",
   );
   return lines.join("\n");
 }

@@ -1,12 +1,13 @@
 /**
  * Search benchmark: exact and approximate sequence search, function annotation and
  * cross-reference search against a simulated release served by the built worker bundle on
- * plain Miniflare (its blobs in Miniflare's R2), over loopback. Per kind: blob reads and
- * bytes read per query (first pass, caches filling; then a repeat, warm), latency p50/p99,
- * and the index sizes per million residues.
+ * plain Miniflare (its packs in Miniflare's R2), over loopback. Per kind: storage reads (range
+ * reads of packs, X-Blob-Reads) and bytes read per query (first pass, caches filling; then a
+ * repeat, warm), latency p50/p99, and the index sizes (chunks, tree depth, bytes) per million
+ * residues.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Miniflare } from "miniflare";
 import { compileRelease } from "../release-compiler/compile.js";
@@ -14,6 +15,7 @@ import { folderFiles, loadRelease } from "../release-compiler/local/r2-loader.js
 import { Rng } from "../release-compiler/simulate/rng.js";
 import { simulateRelease } from "../release-compiler/simulate/simulate.js";
 import type { Manifest } from "../release-format/format.js";
+import { releaseSize, treeNamed } from "./release-size.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const OUT = resolve(ROOT, "build/bench");
@@ -62,14 +64,16 @@ export async function searchBenchmark(options: SearchBenchOptions, log: (line: s
   });
 
   const manifest = compiled.manifest;
-  const blobSize = (hash: string) => statSync(resolve(releaseDir, "blobs", `${hash}.msgpack`)).size;
-  const sum = (hashes: string[]) => hashes.reduce((n, h) => n + blobSize(h), 0);
   const sequences = proteinSequences(input, manifest);
   const residues = sequences.reduce((n, s) => n + s.length, 0);
-  const indexBytes = sum(manifest.sequenceIndex.shards.map(([, h]) => h));
-  const peptideBytes = sum(manifest.tables.peptides.shards);
-  const xrefIndex = (manifest as Manifest & { xrefSearch?: unknown }).xrefSearch;
-  const xrefBytes = xrefIndex ? sum(blobHashesIn(xrefIndex)) : 0;
+  // Bytes of a tree: its data chunks and directory pages (its root is in the header).
+  const size = await releaseSize(releaseDir);
+  const tree = (name: string) => treeNamed(size, name) ?? { bytes: 0, chunks: 0, depth: 0 };
+  const kmers = tree("sequenceIndex");
+  const peptides = tree("tables.peptides");
+  const xrefRows = tree("xrefSearch.rows");
+  const xrefGrams = tree("xrefSearch.grams");
+  const xrefBytes = xrefRows.bytes + xrefGrams.bytes;
 
   const mf = new Miniflare({ modules: true, scriptPath: resolve(OUT, "worker/index.js"), compatibilityDate: "2026-04-26", r2Buckets: ["RELEASES"] });
   try {
@@ -124,31 +128,23 @@ export async function searchBenchmark(options: SearchBenchOptions, log: (line: s
     return [
       `Release: \`npm run simulate -- --genomes ${options.genomes} --families ${options.families} --seed ${options.seed}\`, compiled: ${manifest.counts.proteins.toLocaleString("en")} proteins, ${residues.toLocaleString("en")} residues, ${manifest.sequenceIndex.postings.toLocaleString("en")} k-mer postings (k = ${manifest.sequenceIndex.k}). ${options.queries} queries per kind, each run twice: the first pass starts with empty caches (the isolate cache fills as it goes), the repeat is warm.`,
       "",
-      "| query kind | hits | blob reads, first pass | bytes read, first pass | blob reads, warm | latency p50 / p99, first pass | latency p50 / p99, warm |",
+      "| query kind | hits | storage reads, first pass | bytes read, first pass | storage reads, warm | latency p50 / p99, first pass | latency p50 / p99, warm |",
       "|---|---|---|---|---|---|---|",
       ...rows,
       "",
-      "| index | bytes | per million residues |",
-      "|---|---|---|",
-      `| k-mer postings (${manifest.sequenceIndex.shards.length} shards) | ${(indexBytes / 2 ** 20).toFixed(1)} MiB | ${perMillion(indexBytes)} |`,
-      `| peptide table (sequences without cDNA, for checking and aligning candidates) | ${(peptideBytes / 2 ** 20).toFixed(1)} MiB | ${perMillion(peptideBytes)} |`,
-      xrefBytes ? `| cross-reference search (ids table and trigram index) | ${(xrefBytes / 2 ** 20).toFixed(1)} MiB | ${perMillion(xrefBytes)} |` : "",
+      "Index bytes: the data chunks and directory pages of each tree (its root page is in the release header).",
+      "",
+      "| index | chunks | tree depth | bytes | per million residues |",
+      "|---|---|---|---|---|",
+      `| k-mer postings | ${kmers.chunks} | ${kmers.depth} | ${(kmers.bytes / 2 ** 20).toFixed(1)} MiB | ${perMillion(kmers.bytes)} |`,
+      `| peptide table (sequences without cDNA, for checking and aligning candidates) | ${peptides.chunks} | ${peptides.depth} | ${(peptides.bytes / 2 ** 20).toFixed(1)} MiB | ${perMillion(peptides.bytes)} |`,
+      xrefBytes
+        ? `| cross-reference search (ids table and trigram index) | ${xrefRows.chunks} + ${xrefGrams.chunks} | ${xrefRows.depth} / ${xrefGrams.depth} | ${(xrefBytes / 2 ** 20).toFixed(1)} MiB | ${perMillion(xrefBytes)} |`
+        : "",
     ].join("\n");
   } finally {
     await mf.dispose();
   }
-}
-
-/** Every blob hash inside an index reference (its leaves or shards). */
-function blobHashesIn(value: unknown): string[] {
-  const out: string[] = [];
-  const visit = (v: unknown) => {
-    if (typeof v === "string" && /^[0-9a-f]{32}$/.test(v)) out.push(v);
-    else if (Array.isArray(v)) v.forEach(visit);
-    else if (v && typeof v === "object") Object.values(v).forEach(visit);
-  };
-  visit(value);
-  return out;
 }
 
 function proteinSequences(input: string, manifest: Manifest): string[] {

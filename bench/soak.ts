@@ -16,10 +16,8 @@ import type { IncomingHttpHeaders } from "node:http";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ensureDemoRelease } from "../release-compiler/local/start.js";
-import type { AnnotationRow, FamilyRow, GroupRow, Manifest, PairRow, ProteinRow } from "../release-format/format.js";
-import { folderStorage } from "../release-compiler/local/folder-storage.js";
-import { createBlobCache } from "../src/release/blob-cache.js";
-import { releaseView } from "../src/release/release.js";
+import type { AnnotationRow, FamilyRow, GroupRow, PairRow, ProteinRow } from "../release-format/format.js";
+import { openReleaseFolder, readManifestFile } from "../release-compiler/local/folder-storage.js";
 import {
   buildWorkerBundle,
   fetchEach,
@@ -256,8 +254,8 @@ const soapFault =
  * interface defines (reference A.4, D.5), many with an independent check of their answer.
  */
 export async function soakMix(releaseDir: string, seed: number): Promise<SoakRequest[]> {
-  const manifest = JSON.parse(readFileSync(resolve(releaseDir, "manifest.json"), "utf8")) as Manifest;
-  const release = releaseView(folderStorage(releaseDir, manifest), createBlobCache(), manifest);
+  const release = await openReleaseFolder(releaseDir);
+  const manifest = release.manifest;
   const rnd = seeded(seed);
   const int = (n: number) => Math.floor(rnd() * n);
   const pick = <T>(list: T[]) => list[int(list.length)];
@@ -672,7 +670,7 @@ async function main(): Promise<void> {
     log(`memory control: a trivial worker under the same load for ${controlSeconds} s…`);
     result.memory.control = await memoryControl(controlSeconds, connections);
   }
-  const manifest = JSON.parse(readFileSync(resolve(releaseDir, "manifest.json"), "utf8")) as Manifest;
+  const manifest = readManifestFile(releaseDir);
   const section = soakMarkdown(result, { seconds, connections, release: `demo (${manifest.name}, ${manifest.counts.proteins.toLocaleString("en")} proteins)` });
   console.log(`\n${section}\n`);
   if (!values["no-write"]) {

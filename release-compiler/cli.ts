@@ -40,7 +40,7 @@ async function main(): Promise<number> {
     console.log(
       `compiled ${name} into ${result.outDir}: ${counts.genomes} genomes, ${counts.proteins} proteins, ` +
         `${counts.families} HOG families (${counts.hogs} HOG ids), ${counts.groups} groups; ` +
-        `${result.stats.blobs} blobs, ${mb} MB, manifest ${(result.stats.manifestBytes / 1e3).toFixed(1)} kB, ` +
+        `${result.stats.packs} packs (${result.stats.chunks} chunks), ${mb} MB, manifest ${result.stats.manifestBytes} B, header ${(result.stats.headerBytes / 1e3).toFixed(1)} kB, ` +
         `${result.stats.seconds.toFixed(1)} s, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
     );
     return 0;

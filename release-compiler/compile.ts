@@ -1,11 +1,11 @@
 /**
  * The compiler as a pipeline: read and check every input, derive (numbering, HOGs, groups,
- * relations, annotations), write the blobs and the manifest. Each stage lives in readers/,
+ * relations, annotations), write the packs, the header and the manifest. Each stage lives in readers/,
  * derive/ or write/; this file only runs them in order.
  */
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { Manifest } from "../release-format/format.js";
+import type { Manifest, ManifestFile, ReleaseHeader } from "../release-format/format.js";
 import { loadConfig, type ReleaseConfig } from "./config.js";
 import { readAnnotations } from "./derive/annotations.js";
 import { deriveGroups, fingerprintGroups, groupOfEntries, readGroups } from "./derive/groups.js";
@@ -27,7 +27,7 @@ import { readNewick } from "./readers/newick.js";
 import { readPairsTsv } from "./readers/pairs.js";
 import { readSpeciesInfo } from "./readers/species-info.js";
 import { scratchFolder, type ScratchFolder } from "./spill.js";
-import { blobWriter, type BlobWriter } from "./write/blobs.js";
+import { packWriter, type PackWriter } from "./write/packs.js";
 import { LAYOUT } from "./write/layout.js";
 import { writeRelease, type ReleaseBuild } from "./write/release.js";
 import { writeSequences } from "./write/sequences.js";
@@ -37,7 +37,7 @@ interface CompileResult {
   outDir: string;
   /** `file: warning: message` lines: what the release serves less of than complete inputs would give. */
   warnings: string[];
-  stats: { blobs: number; bytes: number; largestBlob: number; manifestBytes: number; seconds: number };
+  stats: { packs: number; chunks: number; bytes: number; largestChunk: number; headerBytes: number; manifestBytes: number; seconds: number };
 }
 
 /**
@@ -68,12 +68,15 @@ export async function compileRelease(
   // Spill files of the derivations, beside the release (same disk, no /tmp size limit).
   const scratch = scratchFolder(`${target}.scratch-${process.pid}`);
   try {
-    // Blobs are written from the first genome read on (the sequences table as the cDNA streams in).
-    const blobs = blobWriter(partial);
-    const build = await deriveRelease(loaded.config, loaded.problems, stage, { blobs, scratch, alignPairs: options.alignPairs ?? false });
-    const manifest = writeRelease(build, blobs, scratch, stage);
+    // Packs are written from the first genome read on (the sequences table as the cDNA streams in).
+    const packs = packWriter(partial);
+    const build = await deriveRelease(loaded.config, loaded.problems, stage, { packs, scratch, alignPairs: options.alignPairs ?? false });
+    const manifest = writeRelease(build, packs, scratch, stage);
+    const { taxonomy, genomes, hogLists, tables, sequenceIndex, indexes, xrefSearch, ...named } = manifest;
+    const header: ReleaseHeader = { taxonomy, genomes, hogLists, tables, sequenceIndex, indexes, xrefSearch };
+    const file: ManifestFile = { ...named, header: packs.single(header) };
     stage("write the other tables and indexes");
-    const json = JSON.stringify(manifest);
+    const json = JSON.stringify(file);
     writeFileSync(join(partial, "manifest.json"), json);
     replaceDirectory(partial, target);
     return {
@@ -81,9 +84,8 @@ export async function compileRelease(
       outDir: target,
       warnings: loaded.problems.warnings.map(formatWarning),
       stats: {
-        blobs: blobs.stats.blobs,
-        bytes: blobs.stats.bytes,
-        largestBlob: blobs.stats.largest,
+        ...packs.stats,
+        headerBytes: file.header[2],
         manifestBytes: json.length,
         seconds: (performance.now() - started) / 1000,
       },
@@ -123,7 +125,7 @@ async function deriveRelease(
   config: ReleaseConfig,
   problems: Problems,
   stage: (name: string) => void,
-  { blobs, scratch, alignPairs }: { blobs: BlobWriter; scratch: ScratchFolder; alignPairs: boolean },
+  { packs, scratch, alignPairs }: { packs: PackWriter; scratch: ScratchFolder; alignPairs: boolean },
 ): Promise<ReleaseBuild> {
   const stopIfProblems = () => {
     if (problems.count) throw new InputRejected(problems);
@@ -156,10 +158,10 @@ async function deriveRelease(
 
   const proteins = await readProteomes(species, config.proteomes, problems, { keepStops: orthoFinder !== undefined });
   const sequences = await writeSequences(
-    blobs,
+    packs,
     proteins,
     config.cdna ? readCdnaByGenome(proteins, species, config.cdna, problems) : undefined,
-    LAYOUT.sequencesPerShard,
+    LAYOUT.sequencesChunkBytes,
   );
   if (config.loci) await readLoci(proteins, species, config.loci, problems);
   if (config.isoforms) await readIsoforms(proteins, species, config.isoforms, problems);

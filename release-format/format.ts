@@ -2,19 +2,23 @@
  * The release format: the one contract between the release compiler and the worker.
  * Documented for humans in release-format/FORMAT.md; bump FORMAT_VERSION on any change.
  *
- * A release is a manifest (small JSON) plus immutable msgpack blobs named by the hash of
- * their bytes. Row tables are split into shards of a fixed number of rows, so the shard
- * holding a row is found by arithmetic; key indexes are sorted leaves found by binary
- * search over the first key of each leaf, kept in the manifest.
+ * A release is a manifest (a few hundred bytes of JSON, whatever the release's size) naming
+ * its header, and immutable packs: large objects named by the hash of their bytes, holding
+ * msgpack chunks that are read as byte ranges. Every table and index is a tree of chunks
+ * (release-format/directory.ts): its root page sits in the header, its other directory pages
+ * are chunks too, and each entry of a page carries the hash of the chunk it points to, so
+ * every byte read is checked against a hash the manifest chain vouches for.
  */
 
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 
-/** Hex digits of the SHA-256 of a blob's bytes that make up its name. */
-export const BLOB_HASH_HEX_LENGTH = 32;
+/** Hex digits of the SHA-256 that name a pack and check a chunk (128 bits). */
+export const HASH_HEX_LENGTH = 32;
+/** The same hash as bytes, as directory pages store it. */
+export const HASH_BYTES = HASH_HEX_LENGTH / 2;
 
-/** Object-storage key of a blob, from its hash. */
-export const blobKey = (hash: string): string => `blobs/${hash}.msgpack`;
+/** Object-storage key of a pack, from its name (the hash of its bytes). */
+export const packKey = (name: string): string => `packs/${name}.pack`;
 
 /** Object-storage key of a release's manifest. */
 export const manifestKey = (releaseName: string): string => `releases/${releaseName}/manifest.json`;
@@ -26,6 +30,59 @@ export const CURRENT_RELEASE_KEY = "releases/current";
 export const FIELD_NAMES = ["orth", "oma"] as const;
 export type FieldNames = (typeof FIELD_NAMES)[number];
 
+/**
+ * Where a chunk lies: `[pack name, byte offset, byte length, hash of those bytes]` (the hash
+ * as HASH_HEX_LENGTH hex digits).
+ */
+export type ChunkRef = [string, number, number, string];
+
+/**
+ * A directory page: the chunks of a tree (level 0), or the pages one level down (level n > 0),
+ * in key order, as parallel columns. Entry i covers the keys from `starts[i]` up to the next
+ * entry's start; it lies in pack `packs[pack[i]]` at `[offsets[i], offsets[i] + lengths[i])`,
+ * and those bytes hash to `hashes[i·HASH_BYTES, (i+1)·HASH_BYTES)`.
+ */
+export interface DirectoryPage<Start extends number | string = number | string> {
+  level: number;
+  starts: Start[];
+  packs: string[];
+  pack: number[];
+  offsets: number[];
+  lengths: number[];
+  hashes: Uint8Array;
+}
+
+/**
+ * A tree of chunks keyed by row number (tables) or by string (key indexes): the root page, held
+ * in the header, and `depth` levels of pages down to the chunks (depth 1: the root lists the
+ * chunks themselves).
+ */
+export interface ChunkTree<Start extends number | string = number | string> {
+  depth: number;
+  root: DirectoryPage<Start>;
+}
+
+/** `releases/<name>/manifest.json`: constant in size, it names the release and its header. */
+export interface ManifestFile {
+  format: typeof FORMAT_VERSION;
+  /** Release name, e.g. `All.Nov2026` (the version endpoint's `orth_version`). */
+  name: string;
+  hogPrefix: string;
+  date: string;
+  fieldNames?: "oma";
+  counts: ReleaseCounts;
+  /** The ReleaseHeader chunk: read once per isolate, with the manifest, when the release is opened. */
+  header: ChunkRef;
+}
+
+/**
+ * The release header (a msgpack chunk): what every request may need, sized by the genomes and
+ * levels, never by the proteins: the taxonomy, the genomes, the HOG list ranges, and the root
+ * page of every table and index.
+ */
+export type ReleaseHeader = Pick<Manifest, "taxonomy" | "genomes" | "hogLists" | "tables" | "sequenceIndex" | "indexes" | "xrefSearch">;
+
+/** An opened release: the manifest file and its header, as the worker and the tools use it. */
 export interface Manifest {
   format: typeof FORMAT_VERSION;
   /** Release name, e.g. `All.Nov2026` (the version endpoint's `orth_version`). */
@@ -76,6 +133,8 @@ export interface Manifest {
      * with gene trees (OrthoFinder's Resolved_Gene_Trees); absent otherwise.
      */
     geneTrees?: TableRef<GeneTreeRow>;
+    /** Row = genome index: its chromosomes and gene ranges. */
+    genomeDetails: TableRef<GenomeDetail>;
   };
   /** k-mer postings of every protein sequence, for sequence search (see KmerShard). */
   sequenceIndex: SequenceIndexRef;
@@ -139,40 +198,37 @@ export interface GenomeInfo {
   nrGenes: number;
   /** Subgenome letters of a polyploid genome (`["A", "B", "D"]`); [] for a diploid one. */
   subgenomes: string[];
-  /** Blob holding GenomeDetail. */
-  detail: string;
 }
 
-/** Per-genome blob: its chromosomes with the runs of entry numbers on each. */
+/** Per-genome row (`genomeDetails` table): its chromosomes with the runs of entry numbers on each. */
 export interface GenomeDetail {
   chromosomes: Array<{ id: string; entryRanges: Array<[number, number]> }>;
   /** Runs `[first, last]` of consecutive entry numbers of main isoforms (the genome's genes). */
   geneRanges: Array<[number, number]>;
 }
 
+/** A row table: chunks of consecutive rows, cut by bytes, keyed by their first row number. */
 export interface TableRef<Row> {
   rows: number;
-  rowsPerShard: number;
-  /** Blob hash of each shard; shard i holds rows [i·rowsPerShard, (i+1)·rowsPerShard). */
-  shards: string[];
+  tree: ChunkTree<number>;
   /** Phantom field carrying the row type; never present at run time. */
   readonly __row?: Row;
 }
 
-/** Blob content of a table shard. */
+/** Chunk content of a table: consecutive rows from `firstRow`. */
 export interface TableShard<Row> {
   firstRow: number;
   rows: Row[];
 }
 
+/** A sorted key index: leaves cut by bytes, keyed by their first key (JavaScript string order). */
 export interface KeyIndexRef<Value> {
   keys: number;
-  /** `[first key, blob hash]` of each leaf, in key order (JavaScript string order). */
-  leaves: Array<[string, string]>;
+  tree: ChunkTree<string>;
   readonly __value?: Value;
 }
 
-/** Blob content of a key-index leaf: parallel sorted keys and their values. */
+/** Chunk content of a key-index leaf: parallel sorted keys and their values. */
 export interface KeyIndexLeaf<Value> {
   keys: string[];
   values: Value[];
@@ -268,6 +324,15 @@ export interface FamilyRow {
   members: ProteinSummary[];
 }
 
+/**
+ * Chunk content of the `annotations` table: its rows, and the name, aspect and information
+ * content of every GO term they cite (sorted by id), so a protein's GO answer needs no lookup
+ * in the `goTerms` index, whose leaves its terms would scatter over.
+ */
+export interface AnnotationShard extends TableShard<AnnotationRow> {
+  goTerms: KeyIndexLeaf<GoTerm>;
+}
+
 /** Cross-references, GO annotations and domains of one protein. */
 export interface AnnotationRow {
   /** `[source, id]`. */
@@ -333,14 +398,14 @@ export type HogListRow = [string, number, string, number, number, number, number
 /**
  * The sequence search index: for every k-mer of the 20 standard amino acids (`KMER_ALPHABET`,
  * code = the k-mer read as a base-20 number), the sorted entry numbers whose sequence holds it.
- * Shards cover consecutive code ranges of about `SEQUENCE_SHARD_BYTES`; `shards` lists
- * `[first code, blob hash]` in code order.
+ * Chunks (KmerShard) cover consecutive code ranges of about `SEQUENCE_SHARD_BYTES`, keyed by
+ * their first code.
  */
 export interface SequenceIndexRef {
   k: number;
   /** Entries holding each k-mer, summed over k-mers (postings). */
   postings: number;
-  shards: Array<[number, string]>;
+  tree: ChunkTree<number>;
 }
 
 export const KMER_ALPHABET = "ACDEFGHIKLMNPQRSTVWY";
@@ -410,16 +475,3 @@ export type GeneTreeRow = [string, string] | null;
  * (the level a HOG route takes when its request gives none).
  */
 export type HogAlias = [number, string, number];
-
-/** Every blob a manifest refers to, each once: what a loader or publisher must upload. */
-export function manifestBlobs(manifest: Manifest): string[] {
-  const out = new Set<string>();
-  // Optional tables and indexes (geneTrees, hogAliases) are absent, never undefined, when a release has none.
-  for (const table of Object.values(manifest.tables)) for (const hash of table?.shards ?? []) out.add(hash);
-  for (const index of Object.values(manifest.indexes)) for (const [, hash] of index?.leaves ?? []) out.add(hash);
-  for (const genome of manifest.genomes) out.add(genome.detail);
-  for (const [, hash] of manifest.sequenceIndex.shards) out.add(hash);
-  for (const hash of manifest.xrefSearch.rows.shards) out.add(hash);
-  for (const [, hash] of manifest.xrefSearch.grams.leaves) out.add(hash);
-  return [...out];
-}

@@ -29,7 +29,7 @@ export function syntheticFamily(genomes: number, duplication: number, loss: numb
       const code = `S${String(infos.length).padStart(4, "0")}`;
       names.push(`Species ${code.toLowerCase()}`);
       genomeOf[level] = infos.length;
-      infos.push({ code, taxonId: 100000 + infos.length, species: names[level], firstEntry: 0, nrEntries: 0, level, nrGenes: 0, subgenomes: [], detail: "" });
+      infos.push({ code, taxonId: 100000 + infos.length, species: names[level], firstEntry: 0, nrEntries: 0, level, nrGenes: 0, subgenomes: [] });
       return;
     }
     names.push(`Clade ${level}`);
@@ -95,7 +95,7 @@ export function flatFamily(species: number, copies: number): SyntheticFamily {
   const infos: GenomeInfo[] = [];
   const genomeOf = names.map((name, level) => {
     if (level < 2) return -1;
-    infos.push({ code: `S${String(level - 2).padStart(4, "0")}`, taxonId: 100000 + level, species: name, firstEntry: 0, nrEntries: 0, level, nrGenes: 0, subgenomes: [], detail: "" });
+    infos.push({ code: `S${String(level - 2).padStart(4, "0")}`, taxonId: 100000 + level, species: name, firstEntry: 0, nrEntries: 0, level, nrGenes: 0, subgenomes: [] });
     return infos.length - 1;
   });
   const taxonomy: Taxonomy = { names, parents, genomes: genomeOf, taxonIds: names.map((_, i) => -(i + 1)) };

@@ -2,44 +2,51 @@
  * A compiled release folder as the worker's release storage, for running the worker's app in
  * Node (in-process tests, the benchmark's CPU figures) without an R2 bucket.
  */
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { resolve } from "node:path";
-import { CURRENT_RELEASE_KEY, manifestKey, type Manifest } from "../../release-format/format.js";
+import { CURRENT_RELEASE_KEY, manifestKey, type ManifestFile } from "../../release-format/format.js";
+import { createBlobCache, type BlobCache } from "../../src/release/blob-cache.js";
+import { openManifest, releaseView, type Release } from "../../src/release/release.js";
 import type { ReleaseStorage } from "../../src/release/storage.js";
 
+/** The manifest file of a compiled release folder. */
+export const readManifestFile = (dir: string): ManifestFile => JSON.parse(readFileSync(resolve(dir, "manifest.json"), "utf8")) as ManifestFile;
+
 /**
- * Release storage over a compiled release folder : the current
- * pointer names the folder's release. Bytes are kept once read, so after a first pass a read
- * costs no file I/O; each read hands over a copy, as a storage read would.
+ * Release storage over a compiled release folder: the current pointer names the folder's
+ * release, and ranges of packs are read from their files as a store would serve them.
  */
-export function folderStorage(dir: string, manifest: Manifest): ReleaseStorage & { keysRead: Set<string> } {
-  const files = new Map<string, Uint8Array>();
+export function folderStorage(dir: string, name = readManifestFile(dir).name): ReleaseStorage & { keysRead: Set<string> } {
   const keysRead = new Set<string>();
-  const bytesOf = (key: string): Uint8Array | null => {
-    let bytes = files.get(key);
-    if (!bytes) {
-      let path: string | undefined;
-      if (key === CURRENT_RELEASE_KEY) bytes = new TextEncoder().encode(manifest.name);
-      else if (key === manifestKey(manifest.name)) path = "manifest.json";
-      else if (/^blobs\/[0-9a-f]+\.msgpack$/.test(key)) path = key;
-      if (path) {
-        try {
-          bytes = new Uint8Array(readFileSync(resolve(dir, path)));
-        } catch {
-          return null;
-        }
-      }
-      if (!bytes) return null;
-      files.set(key, bytes);
-    }
-    return bytes;
-  };
   return {
     keysRead,
-    async get(key) {
+    async get(key, range) {
       keysRead.add(key);
-      return bytesOf(key)?.slice() ?? null;
+      let path: string | undefined;
+      if (key === CURRENT_RELEASE_KEY) return new TextEncoder().encode(name);
+      if (key === manifestKey(name)) path = "manifest.json";
+      else if (/^packs\/[0-9a-f]+\.pack$/.test(key)) path = key;
+      if (!path) return null;
+      let fd: number;
+      try {
+        fd = openSync(resolve(dir, path), "r");
+      } catch {
+        return null;
+      }
+      try {
+        if (!range) return new Uint8Array(readFileSync(fd));
+        const out = new Uint8Array(range.length);
+        const n = readSync(fd, out, 0, range.length, range.offset);
+        return out.subarray(0, n);
+      } finally {
+        closeSync(fd);
+      }
     },
   };
 }
 
+/** A compiled release folder opened as the worker opens one (manifest, then header). */
+export async function openReleaseFolder(dir: string, cache: BlobCache = createBlobCache()): Promise<Release> {
+  const storage = folderStorage(dir);
+  return releaseView(storage, cache, await openManifest(storage, readManifestFile(dir).name));
+}

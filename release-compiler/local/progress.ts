@@ -1,5 +1,5 @@
 /**
- * Progress of a publish: on a terminal, one live line per stage (a bar, blobs and bytes done,
+ * Progress of a publish: on a terminal, one live line per stage (a bar, packs and bytes done,
  * rate, time left, retries so far), redrawn at most ten times a second; elsewhere (a log, CI)
  * nothing but the one summary line each stage ends with.
  */

@@ -2,11 +2,11 @@
  * `npm run publish -- --release DIR` puts a compiled release live;
  * `npm run rollback [-- --to NAME]` puts the one before it back.
  *
- * Publishing lists the store's blobs once, uploads those it lacks or holds damaged (wrong size
+ * Publishing lists the store's packs once, uploads those it lacks or holds damaged (wrong size
  * or MD5), each hashed against its name before the upload and confirmed by the store's MD5
  * after, then the manifest (a release name, once published, always names the same manifest),
  * and only then switches the current-release pointer, in one write. A request reads the
- * pointer once and the manifest it names, whose blobs are all in place: it sees the old
+ * pointer once and the manifest it names, whose packs are all in place: it sees the old
  * release or the new one whole. Every published release stays servable by name under
  * `/release/{name}/`. Storage operations are retried with backoff on transient faults; an
  * interrupted publish leaves the pointer alone and a rerun uploads only what is missing.
@@ -19,7 +19,8 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { CURRENT_RELEASE_KEY, FORMAT_VERSION, blobKey, manifestBlobs, manifestKey, type Manifest } from "../../release-format/format.js";
+import { CURRENT_RELEASE_KEY, FORMAT_VERSION, manifestKey, packKey } from "../../release-format/format.js";
+import { releasePacks } from "./release-packs.js";
 import { createProgress, type Progress, type Stage } from "./progress.js";
 import { folderFiles, type ReleaseFiles } from "./r2-loader.js";
 import { s3Store } from "./s3-store.js";
@@ -34,10 +35,10 @@ export class PublishError extends PermanentError {}
 export interface PublishResult {
   name: string;
   previous: string | null;
-  blobs: number;
+  packs: number;
   uploaded: number;
   bytesUploaded: number;
-  /** Blobs the store held with the wrong size or checksum, uploaded again. */
+  /** Packs the store held with the wrong size or checksum, uploaded again. */
   replaced: number;
 }
 
@@ -46,7 +47,7 @@ export interface PublishOptions {
   log?: (line: string) => void;
   /** Live progress (default: none, only the summary lines). */
   progress?: Progress;
-  /** Blobs checked and uploaded at once (default 8). */
+  /** Packs checked and uploaded at once (default 8). */
   concurrency?: number;
   /** Attempts and backoff of each storage operation (store.ts). */
   retry?: RetryOptions;
@@ -79,7 +80,7 @@ export async function currentRelease(store: ReleaseStore): Promise<string | null
 }
 
 /**
- * The one write that puts a release live (its manifest and blobs must be in place), recorded
+ * The one write that puts a release live (its manifest and packs must be in place), recorded
  * in the history rollback walks back along. Returns the release that was current before.
  * `npm start` makes its release current this way too, so rollback agrees with it.
  */
@@ -111,7 +112,7 @@ async function pool<T>(items: T[], concurrency: number, task: (item: T) => Promi
 }
 
 /**
- * Publishes the release in `files` to `storage`: lists the store's blobs once; uploads those
+ * Publishes the release in `files` to `storage`: lists the store's packs once; uploads those
  * it lacks or holds damaged (wrong size or MD5), each hashed against its name before and
  * confirmed by the store after; then the manifest; then the pointer, in one write. A failure
  * anywhere before the pointer leaves the store serving what it served, and a rerun resumes.
@@ -130,35 +131,36 @@ export async function publishRelease(storage: ReleaseStore, files: ReleaseFiles,
   });
 
   const manifestText = await files.text("manifest.json");
-  let manifest: Manifest;
+  let format: number;
   try {
-    manifest = JSON.parse(manifestText) as Manifest;
+    format = (JSON.parse(manifestText) as { format: number }).format;
   } catch {
     throw new PublishError("manifest.json is not JSON");
   }
-  if (manifest.format !== FORMAT_VERSION) {
+  if (format !== FORMAT_VERSION) {
+    const manifest = JSON.parse(manifestText) as { name: string; format: number };
     throw new PublishError(`release ${manifest.name} has format ${manifest.format}; the worker reads format ${FORMAT_VERSION}`);
   }
+  const { manifest, packs: hashes } = await releasePacks(files);
   const published = decode(await store.get(manifestKey(manifest.name)));
   if (published !== null && published !== manifestText) {
     throw new PublishError(`a different release named ${manifest.name} is already published; a release name cannot be reused`);
   }
 
   // What the store holds, listed once.
-  const hashes = manifestBlobs(manifest);
-  const listing = await store.list("blobs/");
+  const listing = await store.list("packs/");
 
-  // Which blobs to upload: missing, or present with the wrong size or checksum.
+  // Which packs to upload: missing, or present with the wrong size or checksum.
   const toUpload: Array<{ hash: string; size: number }> = [];
   let replaced = 0;
-  stage = progress.stage("check", { items: hashes.length, unit: "blobs" });
+  stage = progress.stage("check", { items: hashes.length, unit: "packs" });
   await pool(hashes, concurrency, async (hash) => {
-    const present = listing.get(blobKey(hash));
-    const bytes = await files.bytes(`blobs/${hash}.msgpack`);
+    const present = listing.get(packKey(hash));
+    const bytes = await files.bytes(packKey(hash));
     let good = false;
     if (present && present.size === bytes.length) {
       // A store whose ETag is no MD5 is read back instead.
-      good = present.md5 !== null ? present.md5 === md5Hex(bytes) : sha256((await store.get(blobKey(hash))) ?? "").startsWith(hash);
+      good = present.md5 !== null ? present.md5 === md5Hex(bytes) : sha256((await store.get(packKey(hash))) ?? "").startsWith(hash);
     }
     if (!good) {
       toUpload.push({ hash, size: bytes.length });
@@ -168,23 +170,23 @@ export async function publishRelease(storage: ReleaseStore, files: ReleaseFiles,
   });
   const toSend = toUpload.reduce((sum, b) => sum + b.size, 0);
   stage.done(
-    `${manifest.name}: ${hashes.length} blobs, ${hashes.length - toUpload.length} already in ${store.where}` +
+    `${manifest.name}: ${hashes.length} packs, ${hashes.length - toUpload.length} already in ${store.where}` +
       `${replaced ? ` (${replaced} there damaged, to be replaced)` : ""}, ${toUpload.length} to upload (${(toSend / 1e6).toFixed(1)} MB)`,
   );
 
   let bytesUploaded = 0;
-  stage = progress.stage("upload", { items: toUpload.length, bytes: toSend, unit: "blobs" });
+  stage = progress.stage("upload", { items: toUpload.length, bytes: toSend, unit: "packs" });
   await pool(toUpload, concurrency, async ({ hash }) => {
-    const bytes = await files.bytes(`blobs/${hash}.msgpack`);
-    if (!sha256(bytes).startsWith(hash)) throw new PublishError(`blobs/${hash}.msgpack in the release folder does not match its hash`);
+    const bytes = await files.bytes(packKey(hash));
+    if (!sha256(bytes).startsWith(hash)) throw new PublishError(`${packKey(hash)} in the release folder does not match its name`);
     const md5 = md5Hex(bytes);
-    const stored = await store.put(blobKey(hash), bytes, md5);
-    const confirmed = stored.md5 !== null ? stored.md5 === md5 && stored.size === bytes.length : sha256((await store.get(blobKey(hash))) ?? "").startsWith(hash);
-    if (!confirmed) throw new PublishError(`blob ${hash} did not store as sent; nothing was switched`);
+    const stored = await store.put(packKey(hash), bytes, md5);
+    const confirmed = stored.md5 !== null ? stored.md5 === md5 && stored.size === bytes.length : sha256((await store.get(packKey(hash))) ?? "").startsWith(hash);
+    if (!confirmed) throw new PublishError(`pack ${hash} did not store as sent; nothing was switched`);
     bytesUploaded += bytes.length;
     stage!.advance(1, bytes.length);
   });
-  stage.done(`${manifest.name}: ${toUpload.length} of ${hashes.length} blobs uploaded (${(bytesUploaded / 1e6).toFixed(1)} MB), all verified`);
+  stage.done(`${manifest.name}: ${toUpload.length} of ${hashes.length} packs uploaded (${(bytesUploaded / 1e6).toFixed(1)} MB), all verified`);
   stage = undefined;
 
   if (published === null) {
@@ -193,7 +195,7 @@ export async function publishRelease(storage: ReleaseStore, files: ReleaseFiles,
   }
   const previous = await makeCurrent(store, manifest.name, { attempts: 1 });
   log(`${manifest.name} is current${previous && previous !== manifest.name ? ` (was ${previous})` : ""}`);
-  return { name: manifest.name, previous, blobs: hashes.length, uploaded: toUpload.length, bytesUploaded, replaced };
+  return { name: manifest.name, previous, packs: hashes.length, uploaded: toUpload.length, bytesUploaded, replaced };
 }
 
 /** Switches the pointer back to the release that was current before this one, or to `to`. */

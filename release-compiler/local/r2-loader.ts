@@ -1,4 +1,5 @@
-import { CURRENT_RELEASE_KEY, blobKey, manifestBlobs, manifestKey, type Manifest } from "../../release-format/format.js";
+import { CURRENT_RELEASE_KEY, manifestKey, packKey } from "../../release-format/format.js";
+import { releasePacks } from "./release-packs.js";
 
 /** The part of an R2 bucket a loader needs (Miniflare's bucket or a Worker binding). */
 export interface BucketLike {
@@ -8,24 +9,24 @@ export interface BucketLike {
 
 /** Where a compiled release's files come from: a local folder, or a test fixture server. */
 export interface ReleaseFiles {
-  /** A file of the release folder by relative path (`manifest.json`, `blobs/<hash>.msgpack`). */
+  /** A file of the release folder by relative path (`manifest.json`, `packs/<name>.pack`). */
   text(path: string): Promise<string>;
   bytes(path: string): Promise<Uint8Array>;
 }
 
 export interface LoadResult {
   name: string;
-  blobs: number;
+  packs: number;
   uploaded: number;
   bytesUploaded: number;
 }
 
 /**
- * Uploads the blobs a bucket does not hold yet, `concurrency` at a time. `check` runs on each
- * blob's bytes before it is uploaded and `verify` after (publishing hashes both ends); a blob
+ * Uploads the packs a bucket does not hold yet, `concurrency` at a time. `check` runs on each
+ * pack's bytes before it is uploaded and `verify` after (publishing hashes both ends); a pack
  * already present is kept unless `keep` says otherwise (publishing compares sizes).
  */
-export async function uploadBlobs(
+export async function uploadPacks(
   bucket: BucketLike,
   files: ReleaseFiles,
   hashes: string[],
@@ -42,11 +43,11 @@ export async function uploadBlobs(
   const worker = async () => {
     while (next < hashes.length) {
       const hash = hashes[next++];
-      const present = await bucket.head(blobKey(hash));
+      const present = await bucket.head(packKey(hash));
       if (present && (!options.keep || (await options.keep(hash, present)))) continue;
-      const bytes = await files.bytes(`blobs/${hash}.msgpack`);
+      const bytes = await files.bytes(packKey(hash));
       await options.check?.(hash, bytes);
-      await bucket.put(blobKey(hash), bytes);
+      await bucket.put(packKey(hash), bytes);
       await options.verify?.(hash);
       uploaded += 1;
       bytesUploaded += bytes.length;
@@ -57,8 +58,8 @@ export async function uploadBlobs(
 }
 
 /**
- * Loads a compiled release into a bucket: blobs not yet present, then the manifest, then
- * (optionally) the current-release pointer, so a reader never sees a manifest whose blobs
+ * Loads a compiled release into a bucket: packs not yet present, then the manifest, then
+ * (optionally) the current-release pointer, so a reader never sees a manifest whose packs
  * are missing. The quick path for tests and `npm start`; `npm run publish` also verifies.
  */
 export async function loadRelease(
@@ -66,13 +67,11 @@ export async function loadRelease(
   files: ReleaseFiles,
   options: { makeCurrent: boolean; concurrency?: number },
 ): Promise<LoadResult> {
-  const manifestText = await files.text("manifest.json");
-  const manifest = JSON.parse(manifestText) as Manifest;
-  const hashes = manifestBlobs(manifest);
-  const { uploaded, bytesUploaded } = await uploadBlobs(bucket, files, hashes, { concurrency: options.concurrency });
+  const { manifestText, manifest, packs: hashes } = await releasePacks(files);
+  const { uploaded, bytesUploaded } = await uploadPacks(bucket, files, hashes, { concurrency: options.concurrency });
   await bucket.put(manifestKey(manifest.name), manifestText);
   if (options.makeCurrent) await bucket.put(CURRENT_RELEASE_KEY, manifest.name);
-  return { name: manifest.name, blobs: hashes.length, uploaded, bytesUploaded };
+  return { name: manifest.name, packs: hashes.length, uploaded, bytesUploaded };
 }
 
 /** The files of a compiled release folder on disk. */

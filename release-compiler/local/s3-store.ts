@@ -2,7 +2,7 @@
  * A release store on any S3-compatible object store, Cloudflare R2 first
  * (`https://<account id>.r2.cloudflarestorage.com`), through aws4fetch: requests signed with
  * AWS Signature V4, path-style URLs (`endpoint/bucket/key`), and the three S3 calls publishing
- * needs: ListObjectsV2, GetObject, PutObject (each blob is far below a single PUT's 5 GB).
+ * needs: ListObjectsV2, GetObject, PutObject (a pack, at most 64 MiB, is far below a single PUT's 5 GB).
  *
  * Every upload carries `Content-MD5`, which the store checks against the bytes it received
  * (`BadDigest` otherwise), and its `ETag` answer is the MD5 of what it stored.

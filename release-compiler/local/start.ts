@@ -3,7 +3,7 @@
  * release locally with `wrangler dev`, quietly and offline (wrangler-console.ts), and says
  * "Serving … at …" once the server has answered. wrangler dev always opens a DevTools inspector,
  * on loopback: at port + 1000 unless `--inspector-port` says otherwise; it is printed. Without
- * `--release`, it simulates and compiles the demo release first if it is not built yet. Blobs
+ * `--release`, it simulates and compiles the demo release first if it is not built yet. Packs
  * go into wrangler dev's local R2 state through the Miniflare API, skipping those already there.
  */
 import { spawn } from "node:child_process";
@@ -34,7 +34,7 @@ export async function ensureDemoRelease(): Promise<string> {
   await simulateRelease({ out: DEMO_INPUT, ...DEMO });
   const result = await compileRelease(resolve(DEMO_INPUT, "release.json"), DEMO_RELEASE);
   writeFileSync(stamp, settings);
-  console.log(`Demo release compiled: ${result.manifest.counts.proteins} proteins, ${result.stats.blobs} blobs.`);
+  console.log(`Demo release compiled: ${result.manifest.counts.proteins} proteins, ${result.stats.packs} packs.`);
   return DEMO_RELEASE;
 }
 
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     // Current the way `npm run publish` makes a release current, recorded in the history rollback walks.
     await makeCurrent(local.store, loaded.name);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(`Loaded ${loaded.name}: ${loaded.uploaded} of ${loaded.blobs} blobs uploaded (${seconds} s).`);
+    console.log(`Loaded ${loaded.name}: ${loaded.uploaded} of ${loaded.packs} packs uploaded (${seconds} s).`);
   } finally {
     await local.dispose();
   }

@@ -5,7 +5,7 @@
  *
  * Both stores compute the MD5 of what they hold (the ETag of a single-part upload) and
  * refuse an upload whose bytes do not match the MD5 sent with it, so a listing tells a
- * damaged blob from a good one without reading it, and an upload is confirmed by the store.
+ * damaged pack from a good one without reading it, and an upload is confirmed by the store.
  */
 import { createHash } from "node:crypto";
 

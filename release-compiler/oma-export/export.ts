@@ -37,21 +37,14 @@ import {
   type ProteinRow,
   type SequenceRow,
 } from "../../release-format/format.js";
-import { createBlobCache } from "../../src/release/blob-cache.js";
-import { releaseView, type Release } from "../../src/release/release.js";
+import type { Release } from "../../src/release/release.js";
 import { releaseOrthoXml } from "../../src/render/orthoxml.js";
 import { orthid } from "../../src/render/protein.js";
-import { folderStorage } from "../local/folder-storage.js";
+import { openReleaseFolder } from "../local/folder-storage.js";
 
 /** Rows read at once from a table (a few shards). */
 const SLICE = 4096;
 const FASTA_LINE = 80;
-
-/** A compiled release folder opened as the worker opens one. */
-export function openReleaseFolder(dir: string): Release {
-  const manifest = JSON.parse(readFileSync(resolve(dir, "manifest.json"), "utf8")) as Manifest;
-  return releaseView(folderStorage(dir, manifest), createBlobCache(), manifest);
-}
 
 /** A text file written in order, gzipped when its name ends in `.gz`; `write` waits when the stream is full. */
 class OutFile {
@@ -112,7 +105,7 @@ export interface OmaExportResult {
 
 /** Writes the OMA bulk files of the release in `releaseDir` into `outDir` (created if missing). */
 export async function exportOmaFiles(releaseDir: string, outDir: string): Promise<OmaExportResult> {
-  const release = openReleaseFolder(releaseDir);
+  const release = await openReleaseFolder(releaseDir);
   const { manifest } = release;
   const { tables, counts, genomes, taxonomy } = manifest;
   mkdirSync(outDir, { recursive: true });

@@ -20,7 +20,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { unpack } from "msgpackr";
+import { openReleaseFolder } from "../local/folder-storage.js";
 
 export interface PairStats {
   source: "simulation truth" | "compiled release";
@@ -232,48 +232,64 @@ export function truthPairStats(dir: string): PairStats {
 }
 
 /**
- * Figures from a compiled release (format 3): the pair directory's rows (first pairs row,
- * count, …) per ordered genome pair, the `relations` row of each family member, the `families`
- * rows' members.
+ * Figures from a compiled release, read as the worker reads it (openReleaseFolder: the manifest,
+ * its header, then chunks of the tables): the pair directory's rows (first pairs row, count, …)
+ * per ordered genome pair, the `relations` row of each family member, the `families` rows'
+ * members.
  */
-export function releasePairStats(dir: string): PairStats {
-  const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
-  const genomes: Array<{ nrEntries: number; nrGenes: number }> = manifest.genomes;
-  const tableRows = <Row>(name: string): Row[] => {
-    const rows: Row[] = [];
-    for (const hash of (manifest.tables[name] as { shards: string[] }).shards) {
-      rows.push(...(unpack(readFileSync(join(dir, "blobs", `${hash}.msgpack`))) as { rows: Row[] }).rows);
-    }
-    return rows;
-  };
-  const rows = tableRows<number[]>("pairDirectory");
-  const relations = tableRows<unknown[]>("relations");
-  const families = tableRows<{ members: Array<{ entry: number }> }>("families");
+export async function releasePairStats(dir: string): Promise<PairStats> {
+  const release = await openReleaseFolder(dir);
+  const { genomes, tables } = release.manifest;
   const g = genomes.length;
-  if (rows.length !== g * g) throw new Error(`pairDirectory has ${rows.length} rows, expected ${g}²`);
+  if (tables.pairDirectory.rows !== g * g) throw new Error(`pairDirectory has ${tables.pairDirectory.rows} rows, expected ${g}²`);
   const offDiagonal: number[] = [];
   let directedOrthologs = 0;
   let directedSame = 0;
-  rows.forEach((row, i) => {
+  let i = 0;
+  for await (const row of await release.rows(tables.pairDirectory, 0, tables.pairDirectory.rows)) {
     if (Math.floor(i / g) === i % g) directedSame += row[1];
     else {
       offDiagonal.push(row[1]);
       directedOrthologs += row[1];
     }
-  });
+    i++;
+  }
+  // Relations per entry (row = entry number - 1), kept as counts only.
+  const relationCounts = new Uint32Array(tables.relations.rows);
+  let entry = 0;
+  for await (const row of await release.rows(tables.relations, 0, tables.relations.rows)) relationCounts[entry++] = row.length;
+  const relationsPerProtein: number[] = [];
+  const familyMembers: number[] = [];
+  for await (const family of await release.rows(tables.families, 0, tables.families.rows)) {
+    familyMembers.push(family.members.length);
+    for (const m of family.members) relationsPerProtein.push(relationCounts[m.entry - 1]);
+  }
   const proteins = genomes.reduce((s, x) => s + x.nrEntries, 0);
   const mainIsoforms = genomes.reduce((s, x) => s + x.nrGenes, 0);
   return {
     ...summarize("compiled release", g, proteins, mainIsoforms, directedOrthologs / 2, directedSame / 2, offDiagonal),
-    relationsPerProtein: quantiles(families.flatMap((f) => f.members.map((m) => relations[m.entry - 1].length))),
-    familyMembers: { families: families.length, ...quantiles(families.map((f) => f.members.length)) },
+    relationsPerProtein: quantiles(relationsPerProtein),
+    familyMembers: { families: familyMembers.length, ...quantiles(familyMembers) },
   };
 }
 
+const isRelease = (dir: string): boolean => existsSync(join(dir, "manifest.json"));
+const isSimulation = (dir: string): boolean => existsSync(join(dir, "truth", "summary.json"));
+
+/**
+ * Figures of a simulated folder, synchronously (its truth/ files). A compiled release is read
+ * asynchronously, as the worker reads it: `releasePairStats`, or `folderPairStats` for either.
+ */
 export function pairStats(dir: string): PairStats {
-  if (existsSync(join(dir, "manifest.json"))) return releasePairStats(dir);
-  if (existsSync(join(dir, "truth", "summary.json"))) return truthPairStats(dir);
+  if (isSimulation(dir)) return truthPairStats(dir);
+  if (isRelease(dir)) throw new Error(`${dir}: a compiled release; read it with releasePairStats (or folderPairStats)`);
   throw new Error(`${dir}: neither a compiled release (manifest.json) nor a simulated folder (truth/summary.json)`);
+}
+
+/** Figures of a compiled release (manifest.json) or of a simulated folder (truth/summary.json). */
+export async function folderPairStats(dir: string): Promise<PairStats> {
+  if (isRelease(dir)) return releasePairStats(dir);
+  return pairStats(dir);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
@@ -282,6 +298,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
     process.stderr.write("usage: tsx release-compiler/simulate/pair-stats.ts DIR (a simulated folder or a compiled release)\n");
     process.exitCode = 2;
   } else {
-    process.stdout.write(`${JSON.stringify(pairStats(resolve(dir)), null, 2)}\n`);
+    folderPairStats(resolve(dir))
+      .then((stats) => process.stdout.write(`${JSON.stringify(stats, null, 2)}\n`))
+      .catch((error) => {
+        process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+        process.exitCode = 1;
+      });
   }
 }

@@ -1,18 +1,24 @@
-/** Shard sizes: a shard is one blob read, so these trade request cost against blob count. */
+/**
+ * Chunk sizes: a chunk is one range read, so its size trades the bytes a cold answer reads
+ * against the entries of the directory pages (FORMAT.md, "Chunk sizes"). Rows are never split:
+ * a row larger than its table's target is a chunk of its own.
+ */
+const KB = 1024;
+
 export const LAYOUT = {
-  proteinsPerShard: 512,
-  sequencesPerShard: 128,
-  groupsPerShard: 256,
-  familiesPerShard: 64,
-  annotationsPerShard: 256,
-  relationsPerShard: 128,
-  pairsPerShard: 4096,
-  pairDirectoryPerShard: 4096,
-  hogListPerShard: 2048,
-  profilesPerShard: 64,
-  familyGoPerShard: 64,
-  peptidesPerShard: 256,
-  /** Gene trees (OrthoFinder releases): a tree of a few hundred genes is tens of kB. */
-  geneTreesPerShard: 32,
-  keysPerLeaf: 4096,
+  proteinsChunkBytes: 16 * KB,
+  sequencesChunkBytes: 16 * KB,
+  groupsChunkBytes: 16 * KB,
+  familiesChunkBytes: 16 * KB,
+  annotationsChunkBytes: 16 * KB,
+  relationsChunkBytes: 16 * KB,
+  pairsChunkBytes: 32 * KB,
+  pairDirectoryChunkBytes: 16 * KB,
+  hogListChunkBytes: 16 * KB,
+  profilesChunkBytes: 16 * KB,
+  familyGoChunkBytes: 16 * KB,
+  peptidesChunkBytes: 16 * KB,
+  geneTreesChunkBytes: 16 * KB,
+  genomeDetailsChunkBytes: 16 * KB,
+  leafBytes: 16 * KB,
 };

@@ -6,7 +6,7 @@
  */
 import { isOrthologType, type PairRow, type Relation, type TableRef } from "../../release-format/format.js";
 import type { GenomeRelations, RelationsBuild } from "../derive/relations.js";
-import type { BlobWriter } from "./blobs.js";
+import type { PackWriter } from "./packs.js";
 import { tableWriter } from "./tables.js";
 
 interface RelationTables {
@@ -21,8 +21,8 @@ interface RelationTables {
 }
 
 interface RelationLayout {
-  relationsPerShard: number;
-  pairsPerShard: number;
+  relationsChunkBytes: number;
+  pairsChunkBytes: number;
 }
 
 interface RelationProteins {
@@ -36,10 +36,14 @@ interface RelationProteins {
 
 const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x);
 
-export function writeRelationTables(blobs: BlobWriter, relations: RelationsBuild, p: RelationProteins, layout: RelationLayout): RelationTables {
+/** Packed sizes, estimated: a relation or pair is a short array of small numbers (and nulls). */
+const RELATION_BYTES = 10;
+const PAIR_BYTES = 14;
+
+export function writeRelationTables(packs: PackWriter, relations: RelationsBuild, p: RelationProteins, layout: RelationLayout): RelationTables {
   const genomes = p.genomes;
-  const relationRows = tableWriter<Relation[]>(blobs, layout.relationsPerShard);
-  const pairRows = tableWriter<PairRow>(blobs, layout.pairsPerShard);
+  const relationRows = tableWriter<Relation[]>(packs, layout.relationsChunkBytes, (row) => 2 + row.length * RELATION_BYTES);
+  const pairRows = tableWriter<PairRow>(packs, layout.pairsChunkBytes, () => PAIR_BYTES);
   const directory: Array<[number, number]> = [];
   const withRelations = new Int32Array(genomes * genomes);
   const hits = new Map<number, Map<number, number>>();

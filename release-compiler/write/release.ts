@@ -4,6 +4,9 @@
  */
 import {
   FORMAT_VERSION,
+  type AnnotationRow,
+  type AnnotationShard,
+  type GoTerm,
   type FamilyGo,
   type FamilyProfile,
   type FamilyRow,
@@ -36,7 +39,7 @@ import type { RelationsBuild } from "../derive/relations.js";
 import { genesSharingFamilies } from "../derive/shared-families.js";
 import type { TaxonomyBuild } from "../derive/taxonomy.js";
 import type { ScratchFolder } from "../spill.js";
-import type { BlobWriter } from "./blobs.js";
+import type { PackWriter } from "./packs.js";
 import { LAYOUT } from "./layout.js";
 import { writeRelationTables } from "./relations.js";
 import { writeSequenceIndex } from "./sequence-index.js";
@@ -64,11 +67,11 @@ export interface ReleaseBuild extends HogFamilies, FamilyPlaces {
 }
 
 /** Writes every table, index and genome blob, and returns the manifest naming them. */
-export function writeRelease(b: ReleaseBuild, blobs: BlobWriter, scratch: ScratchFolder, stage: (name: string) => void): Manifest {
+export function writeRelease(b: ReleaseBuild, packs: PackWriter, scratch: ScratchFolder, stage: (name: string) => void): Manifest {
   const p = b.proteins;
   const genomeOf = (e: number) => p.genome[e - 1];
   const related = writeRelationTables(
-    blobs,
+    packs,
     b.relations,
     {
       genomes: b.species.length,
@@ -95,7 +98,7 @@ export function writeRelease(b: ReleaseBuild, blobs: BlobWriter, scratch: Scratc
     };
   };
 
-  const proteins = writeTable<ProteinRow>(blobs, p.count, LAYOUT.proteinsPerShard, (i) => ({
+  const proteins = writeTable<ProteinRow>(packs, p.count, LAYOUT.proteinsChunkBytes, (i) => ({
     ...summary(i + 1),
     family: b.family[i],
     rootHog: b.family[i] ? b.families[b.family[i] - 1].rootHog : 0,
@@ -105,7 +108,7 @@ export function writeRelease(b: ReleaseBuild, blobs: BlobWriter, scratch: Scratc
     description: p.description[i],
   }));
   const sequences = b.sequences;
-  const groups = writeTable<GroupRow>(blobs, b.groups.length, LAYOUT.groupsPerShard, (g) => ({
+  const groups = writeTable<GroupRow>(packs, b.groups.length, LAYOUT.groupsChunkBytes, (g) => ({
     nr: g + 1,
     fingerprint: b.fingerprints[g],
     description: mostCommonDescription(p.description, b.groups[g]),
@@ -113,7 +116,7 @@ export function writeRelease(b: ReleaseBuild, blobs: BlobWriter, scratch: Scratc
     closeGroups: related.closeGroups[g],
   }));
   const familyDescriptions = b.families.map((f) => mostCommonDescription(p.description, f.members));
-  const families = writeTable<FamilyRow>(blobs, b.families.length, LAYOUT.familiesPerShard, (f) => {
+  const families = writeTable<FamilyRow>(packs, b.families.length, LAYOUT.familiesChunkBytes, (f) => {
     const fam = b.families[f];
     return {
       family: fam.index,
@@ -124,28 +127,30 @@ export function writeRelease(b: ReleaseBuild, blobs: BlobWriter, scratch: Scratc
       members: fam.members.map(summary),
     };
   });
-  const annotations = writeTable(blobs, p.count, LAYOUT.annotationsPerShard, (i) => b.annotations.rowAt(i));
+  const annotations = writeTable(packs, p.count, LAYOUT.annotationsChunkBytes, (i) => b.annotations.rowAt(i), undefined, (rows) =>
+    citedGoTerms(rows, b.annotations.goTerms),
+  );
   const { relations, pairs, directory } = related;
   const inFamilies = genesSharingFamilies(b.families, genomeOf, b.species.length);
-  const pairDirectory = writeTable<GenomePairRow>(blobs, directory.length, LAYOUT.pairDirectoryPerShard, (k) => [
+  const pairDirectory = writeTable<GenomePairRow>(packs, directory.length, LAYOUT.pairDirectoryChunkBytes, (k) => [
     ...directory[k],
     inFamilies[k],
     related.withRelations[k],
   ]);
   const familyProfiles = similarProfiles(b.families, genomeOf);
-  const profiles = writeTable<FamilyProfile>(blobs, b.families.length, LAYOUT.profilesPerShard, (f) => familyProfiles[f]);
-  const familyGo = writeTable<FamilyGo>(blobs, b.families.length, LAYOUT.familyGoPerShard, (f) => familyGoRow(b.families[f], b.annotations));
-  const peptides = writeTable<string>(blobs, p.count, LAYOUT.peptidesPerShard, (i) => p.sequence[i]);
+  const profiles = writeTable<FamilyProfile>(packs, b.families.length, LAYOUT.profilesChunkBytes, (f) => familyProfiles[f]);
+  const familyGo = writeTable<FamilyGo>(packs, b.families.length, LAYOUT.familyGoChunkBytes, (f) => familyGoRow(b.families[f], b.annotations));
+  const peptides = writeTable<string>(packs, p.count, LAYOUT.peptidesChunkBytes, (i) => p.sequence[i], (s) => s.length + 3);
   // Optional: only releases with gene trees have the table, so every other release stays as it was.
-  const geneTrees = b.geneTrees && writeTable<GeneTreeRow>(blobs, b.families.length, LAYOUT.geneTreesPerShard, (f) => b.geneTrees!.rowOf(f + 1));
+  const geneTrees = b.geneTrees && writeTable<GeneTreeRow>(packs, b.families.length, LAYOUT.geneTreesChunkBytes, (f) => b.geneTrees!.rowOf(f + 1));
   b.geneTrees?.close();
   stage("write protein, group, family and annotation tables");
-  const sequenceIndex = writeSequenceIndex(blobs, p.count, (e) => p.sequence[e - 1], scratch);
+  const sequenceIndex = writeSequenceIndex(packs, p.count, (e) => p.sequence[e - 1], scratch);
   stage("write sequence index");
-  const xrefSearch = writeXrefSearch(blobs, p, (i) => b.annotations.rowAt(i), b.species.map((s) => s.code));
+  const xrefSearch = writeXrefSearch(packs, p, (i) => b.annotations.rowAt(i), b.species.map((s) => s.code));
   stage("write cross-reference search");
   const hogLists = hogListRows(b.families, b.taxonomy, (e) => b.taxonomy.genomeLevels[genomeOf(e)], familyDescriptions);
-  const hogList = writeTable<HogListRow>(blobs, hogLists.rows.length, LAYOUT.hogListPerShard, (k) => hogLists.rows[k]);
+  const hogList = writeTable<HogListRow>(packs, hogLists.rows.length, LAYOUT.hogListChunkBytes, (k) => hogLists.rows[k]);
 
   const genomes: GenomeInfo[] = b.species.map((s, g) => ({
     code: s.code,
@@ -156,8 +161,8 @@ export function writeRelease(b: ReleaseBuild, blobs: BlobWriter, scratch: Scratc
     level: b.taxonomy.genomeLevels[g],
     nrGenes: countGenes(p, g),
     subgenomes: s.subgenomes ?? [],
-    detail: blobs.put(genomeDetail(p, g)),
   }));
+  const genomeDetails = writeTable(packs, genomes.length, LAYOUT.genomeDetailsChunkBytes, (g) => genomeDetail(p, g));
   const entryIds = entryIdPairs(p, b.annotations);
 
   return {
@@ -176,16 +181,22 @@ export function writeRelease(b: ReleaseBuild, blobs: BlobWriter, scratch: Scratc
     },
     taxonomy: { names: b.taxonomy.names, parents: b.taxonomy.parents, genomes: b.taxonomy.genomes, taxonIds: b.taxonomy.taxonIds },
     genomes,
-    tables: { proteins, sequences, groups, families, annotations, relations, pairs, pairDirectory, hogList, profiles, familyGo, peptides, ...(geneTrees ? { geneTrees } : {}) },
+    tables: { proteins, sequences, groups, families, annotations, relations, pairs, pairDirectory, hogList, profiles, familyGo, peptides, ...(geneTrees ? { geneTrees } : {}), genomeDetails },
     sequenceIndex,
     hogLists: { roots: hogLists.roots, levels: hogLists.levels },
     xrefSearch,
     indexes: {
-      entryIds: writeKeyIndexOfPairs(blobs, entryIds.keys, entryIds.entries, LAYOUT.keysPerLeaf),
-      fingerprints: writeKeyIndex(blobs, groupsByFingerprint(b.fingerprints), LAYOUT.keysPerLeaf),
-      hogIds: writeKeyIndex(blobs, b.hogIds, LAYOUT.keysPerLeaf),
-      goTerms: writeKeyIndex(blobs, b.annotations.goTerms, LAYOUT.keysPerLeaf),
-      ...(b.hogAliases ? { hogAliases: writeKeyIndex(blobs, b.hogAliases, LAYOUT.keysPerLeaf) } : {}),
+      entryIds: writeKeyIndexOfPairs(packs, entryIds.keys, entryIds.entries, LAYOUT.leafBytes),
+      fingerprints: writeKeyIndex(packs, groupsByFingerprint(b.fingerprints), LAYOUT.leafBytes),
+      hogIds: writeKeyIndex(packs, b.hogIds, LAYOUT.leafBytes),
+      goTerms: writeKeyIndex(packs, b.annotations.goTerms, LAYOUT.leafBytes),
+      ...(b.hogAliases ? { hogAliases: writeKeyIndex(packs, b.hogAliases, LAYOUT.leafBytes) } : {}),
     },
   };
+}
+
+/** The GO terms a chunk of annotation rows cites, sorted by id (AnnotationShard): a term the release has no entry for is left out. */
+function citedGoTerms(rows: AnnotationRow[], terms: Map<string, GoTerm>): Pick<AnnotationShard, "goTerms"> {
+  const ids = [...new Set(rows.flatMap((r) => r.go.map(([id]) => id)))].filter((id) => terms.has(id)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { goTerms: { keys: ids, values: ids.map((id) => terms.get(id)!) } };
 }

@@ -9,7 +9,7 @@ import { KMER_ALPHABET, type KmerShard, type SequenceIndexRef } from "../../rele
 import { forEachKmer, KMER_LENGTH } from "../../release-format/kmers.js";
 import { varintLength, writeVarint } from "../../release-format/varint.js";
 import { BucketSpill, type ScratchFolder } from "../spill.js";
-import type { BlobWriter } from "./blobs.js";
+import type { PackWriter, TreeWriter } from "./packs.js";
 
 /** Target size of a shard: one read of a query k-mer. */
 export const SEQUENCE_SHARD_BYTES = 64 * 1024;
@@ -19,7 +19,7 @@ const POSTINGS_PER_BUCKET = 8 * 2 ** 20;
 const POSTING_BYTES = 8;
 
 export function writeSequenceIndex(
-  blobs: BlobWriter,
+  packs: PackWriter,
   count: number,
   sequenceOf: (entry: number) => string,
   scratch: ScratchFolder,
@@ -63,7 +63,7 @@ export function writeSequenceIndex(
     buffer.writeInt32LE(entry, offset + 4);
   });
 
-  const shards = new ShardCutter(blobs);
+  const shards = new ShardCutter(packs.tree<number>());
   for (let b = 0; b < spill.buckets; b++) {
     const first = bucketStart[b];
     const width = bucketStart[b + 1] - first;
@@ -81,7 +81,7 @@ export function writeSequenceIndex(
     }
   }
   shards.flush();
-  return { k: KMER_LENGTH, postings: total, shards: shards.shards };
+  return { k: KMER_LENGTH, postings: total, tree: shards.tree.finish() };
 }
 
 /**
@@ -90,13 +90,12 @@ export function writeSequenceIndex(
  * two buckets.
  */
 class ShardCutter {
-  readonly shards: Array<[number, string]> = [];
   private codes: number[] = [];
   private counts: number[] = [];
   private entryGaps: number[] = [];
   private bytes = 0;
 
-  constructor(private readonly blobs: BlobWriter) {}
+  constructor(readonly tree: TreeWriter<number>) {}
 
   add(code: number, entries: Int32Array): void {
     let size = 2;
@@ -125,7 +124,7 @@ class ShardCutter {
       counts: encode(this.counts, codes.length * 5),
       entries: encode(this.entryGaps, this.entryGaps.length * 5),
     };
-    this.shards.push([codes[0], this.blobs.put(shard)]);
+    this.tree.add(codes[0], shard);
     this.codes = [];
     this.counts = [];
     this.entryGaps = [];

@@ -4,17 +4,17 @@
  */
 import type { SequenceRow, TableRef } from "../../release-format/format.js";
 import type { ProteinTable } from "../derive/proteins.js";
-import type { BlobWriter } from "./blobs.js";
+import type { PackWriter } from "./packs.js";
 import { tableWriter } from "./tables.js";
 
 /** `cdnaByGenome` yields entry → cDNA for every genome in order; without it every cDNA is "". */
 export async function writeSequences(
-  blobs: BlobWriter,
+  packs: PackWriter,
   t: ProteinTable,
   cdnaByGenome: AsyncIterable<Map<number, string>> | undefined,
-  rowsPerShard: number,
+  chunkBytes: number,
 ): Promise<TableRef<SequenceRow>> {
-  const table = tableWriter<SequenceRow>(blobs, rowsPerShard);
+  const table = tableWriter<SequenceRow>(packs, chunkBytes, (row) => row.sequence.length + row.cdna.length + 24);
   const writeGenome = (g: number, cdna: Map<number, string>) => {
     const first = t.genomeFirstEntry[g];
     for (let e = first; e < first + t.genomeSize[g]; e++) table.push({ sequence: t.sequence[e - 1], cdna: cdna.get(e) ?? "" });

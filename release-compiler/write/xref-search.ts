@@ -15,7 +15,7 @@ import {
 } from "../../release-format/format.js";
 import { xrefsOf } from "../../release-format/xrefs.js";
 import type { ProteinTable } from "../derive/proteins.js";
-import type { BlobWriter } from "./blobs.js";
+import type { PackWriter } from "./packs.js";
 import { writeTable } from "./tables.js";
 
 export const XREF_SEARCH_LAYOUT = {
@@ -23,8 +23,8 @@ export const XREF_SEARCH_LAYOUT = {
   maxHits: 20_000,
   /** Longest gram: a common gram is extended one character at a time up to this length. */
   maxGram: 6,
-  /** Rows are ~20 bytes: a shard is ~40 kB. */
-  rowsPerShard: 2048,
+  /** Rows are ~20 bytes: a chunk holds ~800. */
+  chunkBytes: 16 * 1024,
   /** A gram leaf is closed once its postings reach this many bytes. */
   leafBytes: 64 * 1024,
 };
@@ -39,7 +39,7 @@ const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
  * (source `orthid`); for each (id, entry) only the source that sorts first is kept.
  */
 export function writeXrefSearch(
-  blobs: BlobWriter,
+  packs: PackWriter,
   p: ProteinTable,
   annotationAt: (index: number) => AnnotationRow,
   speciesCodes: string[],
@@ -48,12 +48,18 @@ export function writeXrefSearch(
   const rows = searchRows(p, annotationAt, speciesCodes);
   const sources = [...new Set(rows.source)].sort(compare);
   const sourceCode = new Map(sources.map((s, i) => [s, i]));
-  const table = writeTable<XrefSearchRow>(blobs, rows.order.length, layout.rowsPerShard, (r) => {
-    const at = rows.order[r];
-    return [rows.id[at], sourceCode.get(rows.source[at])!, rows.entry[at], rows.seqMatch[at]];
-  });
+  const table = writeTable<XrefSearchRow>(
+    packs,
+    rows.order.length,
+    layout.chunkBytes,
+    (r) => {
+      const at = rows.order[r];
+      return [rows.id[at], sourceCode.get(rows.source[at])!, rows.entry[at], rows.seqMatch[at]];
+    },
+    (row) => row[0].length + 10,
+  );
   const grams = gramPostings(rows.order.length, (r) => rows.lower[rows.order[r]], layout);
-  return { maxHits: layout.maxHits, maxGram: layout.maxGram, sources, rows: table, grams: writeGramLeaves(blobs, grams, layout.leafBytes) };
+  return { maxHits: layout.maxHits, maxGram: layout.maxGram, sources, rows: table, grams: writeGramLeaves(packs, grams, layout.leafBytes) };
 }
 
 /** Search rows as parallel columns in the order found (millions in a large release); row r is at order[r]. */
@@ -183,14 +189,14 @@ function encodePostings(rows: Iterable<number>): Uint8Array {
 }
 
 /** Gram leaves in gram order, each closed once its postings reach `leafBytes`. */
-function writeGramLeaves(blobs: BlobWriter, grams: Map<string, GramBuild>, leafBytes: number): XrefSearchRef["grams"] {
+function writeGramLeaves(packs: PackWriter, grams: Map<string, GramBuild>, leafBytes: number): XrefSearchRef["grams"] {
   const keys = [...grams.keys()].sort(compare);
-  const leaves: Array<[string, string]> = [];
+  const leaves = packs.tree<string>();
   let leaf: KeyIndexLeaf<XrefGram> = { keys: [], values: [] };
   let bytes = 0;
   const close = () => {
     if (!leaf.keys.length) return;
-    leaves.push([leaf.keys[0], blobs.put(leaf)]);
+    leaves.add(leaf.keys[0], leaf);
     leaf = { keys: [], values: [] };
     bytes = 0;
   };
@@ -203,5 +209,5 @@ function writeGramLeaves(blobs: BlobWriter, grams: Map<string, GramBuild>, leafB
     if (bytes >= leafBytes) close();
   }
   close();
-  return { keys: keys.length, leaves };
+  return { keys: keys.length, tree: leaves.finish() };
 }

@@ -1,5 +1,5 @@
 /**
- * A genome's proteins (or their cDNA) as FASTA, read shard by shard as the client pulls: each
+ * A genome's proteins (or their cDNA) as FASTA, read chunk by chunk as the client pulls: each
  * header `>{orthid} {canonical id} hog={HOG id} group={group number} [{species}]` (`hog=-`,
  * `group=0` for none), the sequence in lines of 60.
  */
@@ -15,7 +15,7 @@ export const fastaHeader = (release: Release, p: ProteinRow | { entry: number; c
   return `${orthid(genome, p.entry)} ${p.canonicalId} hog=${p.hog || "-"} group=${p.group} [${genome.species}]`;
 };
 
-/** The records of a genome's entries, in entry order; opening it reads the first shards (a storage fault fails before any byte is sent). */
+/** The records of a genome's entries, in entry order; opening it reads the first chunks (a storage fault fails before any byte is sent). */
 export async function genomeFasta(release: Release, genome: GenomeInfo, kind: SequenceKind): Promise<AsyncIterable<string>> {
   const { proteins, sequences } = release.manifest.tables;
   const from = genome.firstEntry - 1;

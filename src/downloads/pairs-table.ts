@@ -8,7 +8,7 @@ import { pairLines } from "../render/pairs.js";
 import { pairsBetween } from "../release/pairs.js";
 import type { Release } from "../release/release.js";
 
-/** Pairs rendered per read: a few pairs shards and their proteins' summary shards. */
+/** Pairs rendered per read: a few pairs chunks and the proteins chunks of their summaries. */
 const SLICE = 4096;
 
 export async function pairsTsv(release: Release, genome1: GenomeInfo, genome2: GenomeInfo, xrefs?: string[]): Promise<AsyncIterable<string>> {

@@ -12,7 +12,7 @@
 import type { MiddlewareHandler } from "hono";
 import { replaceResponse, type AppContext, type AppEnv } from "../context.js";
 import { linksFor } from "../render/links.js";
-import { sha256Hex } from "../release/blobs.js";
+import { sha256Hex } from "../release/chunks.js";
 
 /** A named release's URLs never change meaning; the current release's do when a new one goes live. */
 const IMMUTABLE = "public, max-age=31536000, immutable";

@@ -29,7 +29,7 @@ export function scopedPath(request: Request): string {
 export interface ReleaseScopeOptions {
   /** Where releases are read from (default: the `RELEASES` R2 binding). An app serves one storage for its life. */
   storage?: (env: Env) => ReleaseStorage;
-  /** The isolate's cache of decoded blobs (default: a new one, bounded to 64 MB of heap). */
+  /** The isolate's cache of decoded chunks (default: a new one, bounded to 64 MB of heap). */
   blobCache?: BlobCache;
 }
 

@@ -1,23 +1,23 @@
-import type { AnnotationRow, GoTerm } from "../../release-format/format.js";
+import type { AnnotationRow, AnnotationShard, GoTerm } from "../../release-format/format.js";
 import type { Release } from "./release.js";
 
-/** Cross-references, GO annotations and domains of an entry (one annotation shard). */
+/** Cross-references, GO annotations and domains of an entry (one annotations chunk). */
 export async function annotationRow(release: Release, entry: number): Promise<AnnotationRow> {
   return release.row(release.manifest.tables.annotations, entry - 1);
 }
 
 /**
- * Name, aspect and information content of GO terms, by id. The lookups run concurrently; the
- * release view shares a read between lookups of one index leaf, so the terms of one leaf cost
- * one read however many they are. Terms the index lacks are left out.
+ * Name, aspect and information content of the GO terms the entries cite, by id: each
+ * annotations chunk carries the terms its rows cite, so this reads the entries' chunks (which
+ * their annotation rows read already) and nothing else. Terms the release lacks are left out.
  */
-export async function goTerms(release: Release, ids: Iterable<string>): Promise<Map<string, GoTerm>> {
-  const distinct = [...new Set(ids)];
-  const terms = await Promise.all(distinct.map((id) => release.lookup(release.manifest.indexes.goTerms, id)));
+export async function goTermsOf(release: Release, entries: Iterable<number>): Promise<Map<string, GoTerm>> {
+  const table = release.manifest.tables.annotations;
+  const chunks = await Promise.all([...new Set(entries)].map((e) => release.chunkAt<AnnotationShard, number>(table.tree, e - 1)));
   const out = new Map<string, GoTerm>();
-  distinct.forEach((id, i) => {
-    const term = terms[i];
-    if (term) out.set(id, term);
-  });
+  for (const chunk of chunks) {
+    const terms = chunk?.value.goTerms;
+    if (terms) terms.keys.forEach((id, i) => out.set(id, terms.values[i]));
+  }
   return out;
 }

@@ -1,6 +1,6 @@
 /**
- * Decoded blobs kept in an isolate between requests, least recently used first out. Blobs are
- * immutable, so an entry never goes stale. The bound is on the estimated heap of the decoded
+ * Decoded chunks (directory pages and data, by hash) kept in an isolate between requests, least
+ * recently used first out. Chunks are immutable, so an entry never goes stale. The bound is on the estimated heap of the decoded
  * values (up to ~15 times their encoded size, release/decoded-size.ts), well under the
  * isolate's 128 MB. Only finished values are kept, never a pending read: in workerd, I/O
  * started by one request cannot complete for another.
@@ -9,7 +9,7 @@ export const MAX_CACHED_BYTES = 64 * 1024 * 1024;
 
 export interface BlobCache {
   get(hash: string): unknown | undefined;
-  /** Keeps a decoded blob of an estimated `bytes` of heap (one over a quarter of the bound is not kept). */
+  /** Keeps a decoded chunk of an estimated `bytes` of heap (one over a quarter of the bound is not kept). */
   put(hash: string, value: unknown, bytes: number): void;
   /** Estimated heap of the values held. */
   readonly bytes: number;

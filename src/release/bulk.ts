@@ -6,7 +6,7 @@ import { rowsOf } from "./summaries.js";
 /**
  * Entry numbers of many entry ids, in their order: undefined for an unknown or ambiguous id.
  * The ids resolve concurrently; index leaves shared by several ids are read once (the release
- * view shares reads under way, and the blob cache keeps finished ones).
+ * view shares reads under way, and the chunk cache keeps finished ones).
  */
 export async function resolveEntries(release: Release, ids: string[]): Promise<Array<number | undefined>> {
   const distinct = [...new Set(ids)];
@@ -15,7 +15,7 @@ export async function resolveEntries(release: Release, ids: string[]): Promise<A
   return ids.map((id) => byId.get(id));
 }
 
-/** Protein and sequence rows of many entries, each shard of either table read once. */
+/** Protein and sequence rows of many entries, each chunk of either table read once. */
 export async function proteinsWithSequences(
   release: Release,
   entries: Iterable<number>,

@@ -1,7 +1,7 @@
 /**
- * An estimate of the heap a decoded blob takes in V8, so the isolate's blob cache is bounded by
- * memory rather than by encoded bytes: decoded shards of small arrays and records take up to
- * ~15 times their msgpack size, sequence shards barely more. Long arrays are estimated from an
+ * An estimate of the heap a decoded chunk takes in V8, so the isolate's chunk cache is bounded by
+ * memory rather than by encoded bytes: decoded chunks of small arrays and records take up to
+ * ~15 times their msgpack size, sequence chunks barely more. Long arrays are estimated from an
  * even sample of their elements, so the cost stays well under that of decoding.
  */
 const SAMPLE = 24;

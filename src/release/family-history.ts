@@ -186,7 +186,7 @@ export function familyHistory(family: FamilyRow, speciesOf: Int32Array, taxonomy
   return { root, hogsAt, speciesOf, duplications, losses, genesOwn, genesBelow };
 }
 
-/** Per decoded family row (rows are immutable and kept in the isolate's blob cache): its history. */
+/** Per decoded family row (rows are immutable and kept in the isolate's chunk cache): its history. */
 const histories = new WeakMap<FamilyRow, FamilyHistory>();
 
 /** The history of a family of the release, computed once per decoded family row. */

@@ -12,7 +12,7 @@ const idIndexes = new WeakMap<FamilyRow, Map<string, { nodes: number[]; levels: 
 
 /**
  * The id index of a family, built once per decoded family row: rows are immutable and kept
- * in the isolate's blob cache, so requests on the same family do not rescan its nodes.
+ * in the isolate's chunk cache, so requests on the same family do not rescan its nodes.
  */
 function idIndex(f: FamilyRow): Map<string, { nodes: number[]; levels: number[] }> {
   let index = idIndexes.get(f);

@@ -1,40 +1,60 @@
 import { notFound, unavailable } from "../errors.js";
 import type { BlobCache } from "./blob-cache.js";
-import { readBlob, type ReadCounter } from "./blobs.js";
+import { adjacent, fetchChunks, type ReadCounter } from "./chunks.js";
+import { decodedSize } from "./decoded-size.js";
 import { readObject, type ReleaseStorage } from "./storage.js";
 import { upperBound } from "./sorted.js";
+import { entryCovering, entryRef } from "../../release-format/directory.js";
 import {
   CURRENT_RELEASE_KEY,
   FORMAT_VERSION,
   manifestKey,
+  type ChunkRef,
+  type ChunkTree,
+  type DirectoryPage,
+  type GenomeDetail,
   type GenomeInfo,
   type KeyIndexLeaf,
   type KeyIndexRef,
   type Manifest,
+  type ManifestFile,
+  type ReleaseHeader,
   type TableRef,
   type TableShard,
 } from "../../release-format/format.js";
 
-/** Shards a list reads before it starts answering (a page of up to ~16k proteins). */
-const EAGER_SHARDS = 32;
+/** Chunks a list reads before it starts answering (a page of up to ~16k proteins), and then at a time. */
+const EAGER_CHUNKS = 32;
+/** Adjacent chunks are read in one range up to this size. */
+const COALESCE_BYTES = 1024 * 1024;
+/** Chunks `rowsAt` reads at once: bounds a request's reads in flight. */
+const ROWS_AT_WAVE = 64;
 
 /** How long an isolate trusts its reading of the current-release pointer, unless configured. */
 export const DEFAULT_POINTER_TTL_SECONDS = 30;
 
-/** One release, opened from its manifest: row and index reads go through the blob cache. */
+/** One release, opened from its manifest and header: row and index reads go through the chunk cache. */
 export interface Release {
   manifest: Manifest;
   /** Storage reads made through this view (one view per request). */
   reads: ReadCounter;
-  /** Reads one blob by hash through the isolate cache, counted. */
-  blob<T>(hash: string): Promise<T>;
+  /** One chunk, through the isolate cache, counted. */
+  chunk<T>(ref: ChunkRef): Promise<T>;
+  /** Where the chunk of a tree covering `key` lies (reading only directory pages); undefined before the first. */
+  locate<Start extends number | string>(tree: ChunkTree<Start>, key: Start): Promise<{ start: Start; ref: ChunkRef } | undefined>;
+  /** The chunk of a tree covering `key` (its first key ≤ key), with that first key; undefined before the first. */
+  chunkAt<T, Start extends number | string>(tree: ChunkTree<Start>, key: Start): Promise<{ start: Start; value: T } | undefined>;
   /** Genome of an entry number (entries of a genome are contiguous). */
   genomeOfEntry(entry: number): GenomeInfo;
+  /** A genome's chromosomes and gene ranges (its `genomeDetails` row). */
+  genomeDetail(genome: GenomeInfo): Promise<GenomeDetail>;
   row<Row>(table: TableRef<Row>, index: number): Promise<Row>;
+  /** Rows at many indexes, in any order: each chunk read once, adjacent chunks in one range. */
+  rowsAt<Row>(table: TableRef<Row>, indexes: Iterable<number>): Promise<Map<number, Row>>;
   /**
-   * Rows [from, to) in order. The first shards are read before this resolves, in parallel, so
-   * a storage fault fails the request before any response is sent; the shards of very long
-   * ranges after those are read as the rows are consumed.
+   * Rows [from, to) in order. The first chunks are read before this resolves, so a storage
+   * fault fails the request before any response is sent; the rest are read as the rows are
+   * consumed, adjacent chunks in one range.
    */
   rows<Row>(table: TableRef<Row>, from: number, to: number): Promise<AsyncIterable<Row>>;
   lookup<Value>(index: KeyIndexRef<Value>, key: string): Promise<Value | undefined>;
@@ -43,8 +63,8 @@ export interface Release {
 }
 
 /**
- * The releases of one storage, as an isolate keeps them between requests: manifests opened
- * once, the pointer's last reading, and the decoded blobs in the injected cache.
+ * The releases of one storage, as an isolate keeps them between requests: manifests and headers
+ * opened once, the pointer's last reading, and the decoded chunks in the injected cache.
  */
 export interface Releases {
   /**
@@ -57,7 +77,7 @@ export interface Releases {
   open(name: string): Promise<Release>;
 }
 
-export function releasesIn(storage: ReleaseStorage, blobs: BlobCache): Releases {
+export function releasesIn(storage: ReleaseStorage, chunks: BlobCache): Releases {
   const manifests = new Map<string, Manifest>();
   let pointer: { name: string; at: number } | undefined;
   return {
@@ -71,27 +91,32 @@ export function releasesIn(storage: ReleaseStorage, blobs: BlobCache): Releases 
     async open(name) {
       let manifest = manifests.get(name);
       if (!manifest) {
-        manifest = await loadManifest(storage, name);
+        manifest = await openManifest(storage, name);
         manifests.set(name, manifest);
       }
-      return releaseView(storage, blobs, manifest);
+      return releaseView(storage, chunks, manifest);
     },
   };
 }
 
-async function loadManifest(storage: ReleaseStorage, name: string): Promise<Manifest> {
+/** The manifest file of a release and its header, checked, as one Manifest. */
+export async function openManifest(storage: ReleaseStorage, name: string): Promise<Manifest> {
   const bytes = await readObject(storage, manifestKey(name));
   if (!bytes) throw notFound(`Unknown release: ${name}`);
-  let manifest: Manifest;
+  let file: ManifestFile;
   try {
-    manifest = JSON.parse(new TextDecoder().decode(bytes)) as Manifest;
+    file = JSON.parse(new TextDecoder().decode(bytes)) as ManifestFile;
   } catch {
     throw unavailable(`The manifest of release ${name} is corrupt.`);
   }
-  if (manifest.format !== FORMAT_VERSION) {
-    throw unavailable(`Release ${name} has format ${manifest.format}; this worker reads format ${FORMAT_VERSION}.`);
+  if (file.format !== FORMAT_VERSION) {
+    throw unavailable(
+      `Release ${name} has format ${file.format}; this worker reads format ${FORMAT_VERSION}. Compile the release again with this version (npm run compile) and publish it.`,
+    );
   }
-  return manifest;
+  const { header, ...named } = file;
+  const [opened] = await fetchChunks(storage, [header]);
+  return { ...named, ...(opened as ReleaseHeader) };
 }
 
 /** Lookup structures derived from a manifest, computed once per isolate. */
@@ -108,68 +133,142 @@ function derivedOf(manifest: Manifest) {
   return d;
 }
 
-export function releaseView(storage: ReleaseStorage, blobs: BlobCache, manifest: Manifest): Release {
+export function releaseView(storage: ReleaseStorage, cache: BlobCache, manifest: Manifest): Release {
   const { starts, levelByName } = derivedOf(manifest);
   const reads: ReadCounter = { reads: 0, bytes: 0 };
-  // Reads of this request still under way, by hash: concurrent rows of one shard (a bulk
-  // lookup, a page of isoforms) share one storage read. Only within the request (see blobs.ts).
+  // Reads of this request still under way, by chunk hash: concurrent rows of one chunk (a bulk
+  // lookup, a page of isoforms) share one storage read. Only within the request: in workerd,
+  // I/O started by one request cannot complete for another.
   const pending = new Map<string, Promise<unknown>>();
-  const blob = <T>(hash: string): Promise<T> => {
-    let read = pending.get(hash);
-    if (!read) {
-      read = readBlob<T>(storage, blobs, hash, reads).finally(() => pending.delete(hash));
-      pending.set(hash, read);
-    }
-    return read as Promise<T>;
+
+  /** Every chunk of `refs`, from the cache, a read under way, or new reads of runs of adjacent chunks. */
+  const chunks = (refs: ChunkRef[]): Promise<unknown[]> => {
+    const out: Array<unknown> = new Array(refs.length);
+    const waits: Array<Promise<void>> = [];
+    let run: ChunkRef[] = [];
+    let runAt: number[] = [];
+    const flush = () => {
+      if (!run.length) return;
+      const [these, at] = [run, runAt];
+      const read = fetchChunks(storage, these, reads);
+      these.forEach((ref, k) => {
+        const one = read.then((values) => {
+          cache.put(ref[3], values[k], decodedSize(values[k]));
+          return values[k];
+        });
+        one.catch(() => {}).finally(() => pending.delete(ref[3]));
+        pending.set(ref[3], one);
+        waits.push(one.then((v) => void (out[at[k]] = v)));
+      });
+      [run, runAt] = [[], []];
+    };
+    refs.forEach((ref, i) => {
+      const hit = cache.get(ref[3]);
+      if (hit !== undefined) return void (out[i] = hit);
+      const under = pending.get(ref[3]);
+      if (under) return void waits.push(under.then((v) => void (out[i] = v)));
+      const previous = run[run.length - 1];
+      if (previous && !(adjacent(previous, ref) && ref[1] + ref[2] - run[0][1] <= COALESCE_BYTES)) flush();
+      run.push(ref);
+      runAt.push(i);
+    });
+    flush();
+    return Promise.all(waits).then(() => out);
   };
-  const shardOf = async <Row>(table: TableRef<Row>, index: number): Promise<TableShard<Row>> =>
-    blob<TableShard<Row>>(table.shards[Math.floor(index / table.rowsPerShard)]);
+  const chunk = async <T>(ref: ChunkRef): Promise<T> => (await chunks([ref]))[0] as T;
+
+  /** The level-0 entry of a tree covering `key`, reading the pages on the way down. */
+  const locate = async <Start extends number | string>(tree: ChunkTree<Start>, key: Start) => {
+    let page: DirectoryPage<Start> = tree.root;
+    for (;;) {
+      const i = entryCovering(page, key);
+      if (i < 0) return undefined;
+      if (page.level === 0) return { start: page.starts[i], ref: entryRef(page, i) };
+      page = await chunk<DirectoryPage<Start>>(entryRef(page, i));
+    }
+  };
+  const chunkAt = async <T, Start extends number | string>(tree: ChunkTree<Start>, key: Start) => {
+    const found = await locate(tree, key);
+    return found && { start: found.start, value: await chunk<T>(found.ref) };
+  };
+
+  /** The chunks covering rows [from, to), in order, reading directory pages as the walk reaches them. */
+  async function* chunkRefs(tree: ChunkTree<number>, from: number, to: number): AsyncGenerator<ChunkRef> {
+    async function* walk(page: DirectoryPage<number>): AsyncGenerator<ChunkRef> {
+      for (let i = Math.max(0, entryCovering(page, from)); i < page.starts.length && page.starts[i] < to; i++) {
+        if (page.level === 0) yield entryRef(page, i);
+        else yield* walk(await chunk<DirectoryPage<number>>(entryRef(page, i)));
+      }
+    }
+    yield* walk(tree.root);
+  }
 
   return {
     manifest,
     reads,
-    blob,
+    chunk,
+    locate,
+    chunkAt,
     levelByName,
     genomeOfEntry(entry) {
       return manifest.genomes[upperBound(starts, entry) - 1];
     },
+    genomeDetail(genome) {
+      return this.row(manifest.tables.genomeDetails, manifest.genomes.indexOf(genome));
+    },
     async row(table, index) {
-      const shard = await shardOf(table, index);
-      return shard.rows[index - shard.firstRow];
+      const found = await chunkAt<TableShard<never>, number>(table.tree, index);
+      if (!found || index >= table.rows) throw unavailable(`Row ${index} is outside its table; the release is inconsistent.`);
+      return found.value.rows[index - found.value.firstRow];
+    },
+    async rowsAt<Row>(table: TableRef<Row>, indexes: Iterable<number>) {
+      const want = new Set([...indexes].filter((i) => i >= 0 && i < table.rows));
+      const wanted = [...want].sort((a, b) => a - b);
+      const refs = new Map<string, ChunkRef>();
+      for (let k = 0; k < wanted.length; k += ROWS_AT_WAVE) {
+        const found = await Promise.all(wanted.slice(k, k + ROWS_AT_WAVE).map((i) => locate(table.tree, i)));
+        for (const f of found) if (f) refs.set(f.ref[3], f.ref);
+      }
+      const list = [...refs.values()];
+      const out = new Map<number, Row>();
+      for (let k = 0; k < list.length; k += ROWS_AT_WAVE) {
+        for (const shard of (await chunks(list.slice(k, k + ROWS_AT_WAVE))) as Array<TableShard<Row>>) {
+          for (let r = 0; r < shard.rows.length; r++) if (want.has(shard.firstRow + r)) out.set(shard.firstRow + r, shard.rows[r]);
+        }
+      }
+      return out;
     },
     async rows<Row>(table: TableRef<Row>, from: number, to: number) {
-      const first = Math.floor(from / table.rowsPerShard);
-      const last = to > from ? Math.floor((to - 1) / table.rowsPerShard) : first - 1;
-      const eager = Math.min(last, first + EAGER_SHARDS - 1);
-      const loaded: Array<TableShard<Row> | undefined> = await Promise.all(
-        Array.from({ length: Math.max(0, eager - first + 1) }, (_, k) => shardOf(table, (first + k) * table.rowsPerShard)),
-      );
+      const refs = to > from ? chunkRefs(table.tree, from, to) : undefined;
+      const batch = async (): Promise<Array<TableShard<Row> | undefined>> => {
+        const next: ChunkRef[] = [];
+        while (refs && next.length < EAGER_CHUNKS) {
+          const r = await refs.next();
+          if (r.done) break;
+          next.push(r.value);
+        }
+        return (await chunks(next)) as Array<TableShard<Row>>;
+      };
+      let loaded = await batch();
       return (async function* () {
-        for (let s = first; s <= last; s++) {
-          const shard = s <= eager ? loaded[s - first]! : await shardOf(table, s * table.rowsPerShard);
-          // Let a long walk (a download) hold no more than the shard it is in.
-          if (s <= eager) loaded[s - first] = undefined;
-          const end = Math.min(to, shard.firstRow + shard.rows.length);
-          for (let i = Math.max(from, shard.firstRow); i < end; i++) yield shard.rows[i - shard.firstRow];
+        while (loaded.length) {
+          for (let k = 0; k < loaded.length; k++) {
+            const shard = loaded[k]!;
+            // Let a long walk (a download) hold no more than the batch it is in.
+            loaded[k] = undefined;
+            const end = Math.min(to, shard.firstRow + shard.rows.length);
+            for (let i = Math.max(from, shard.firstRow); i < end; i++) yield shard.rows[i - shard.firstRow];
+          }
+          loaded = await batch();
         }
       })();
     },
     async lookup(index, key) {
-      const leafAt = upperBound(firstKeys(index), key) - 1;
-      if (leafAt < 0) return undefined;
-      const leaf = await blob<KeyIndexLeaf<never>>(index.leaves[leafAt][1]);
+      const found = await chunkAt<KeyIndexLeaf<never>, string>(index.tree, key);
+      if (!found) return undefined;
+      const leaf = found.value;
       const at = upperBound(leaf.keys, key) - 1;
       return at >= 0 && leaf.keys[at] === key ? leaf.values[at] : undefined;
     },
   };
-}
-
-const firstKeyCache = new WeakMap<KeyIndexRef<unknown>, string[]>();
-function firstKeys(index: KeyIndexRef<unknown>): string[] {
-  let keys = firstKeyCache.get(index);
-  if (!keys) {
-    keys = index.leaves.map((l) => l[0]);
-    firstKeyCache.set(index, keys);
-  }
-  return keys;
 }

@@ -1,7 +1,7 @@
 /**
  * Cross-reference search (`GET /api/xref/?search=`) over the release's gram index: a few gram
  * leaves narrow the query to candidate rows, whose ids are then read and checked. See
- * "Cross-reference search" in FORMAT.md for the index and the bound on blob reads.
+ * "Cross-reference search" in FORMAT.md for the index and the bound on its reads.
  */
 import { SEQ_MATCH_CODES, type KeyIndexLeaf, type TableShard, type XrefGram, type XrefSearchRef, type XrefSearchRow } from "../../release-format/format.js";
 import type { Release } from "./release.js";
@@ -81,22 +81,17 @@ interface GramReader {
   get(gram: string, read: boolean): Promise<XrefGram | undefined | "unknown">;
 }
 
-const firstGrams = new WeakMap<XrefSearchRef, string[]>();
-
 /** Gram lookups of one query: each leaf read once, and known for the later lookups. */
 function gramReader(release: Release, ref: XrefSearchRef): GramReader {
-  let first = firstGrams.get(ref);
-  if (!first) firstGrams.set(ref, (first = ref.grams.leaves.map(([gram]) => gram)));
-  const keys = first;
-  const leaves = new Map<number, Promise<KeyIndexLeaf<XrefGram>>>();
+  const leaves = new Map<string, Promise<KeyIndexLeaf<XrefGram>>>();
   return {
     async get(gram, read) {
-      const at = upperBound(keys, gram) - 1;
-      if (at < 0) return undefined;
-      let leaf = leaves.get(at);
+      const at = await release.locate(ref.grams.tree, gram);
+      if (!at) return undefined;
+      let leaf = leaves.get(at.ref[3]);
       if (!leaf) {
         if (!read) return "unknown";
-        leaves.set(at, (leaf = release.blob<KeyIndexLeaf<XrefGram>>(ref.grams.leaves[at][1])));
+        leaves.set(at.ref[3], (leaf = release.chunk<KeyIndexLeaf<XrefGram>>(at.ref)));
       }
       const { keys: grams, values } = await leaf;
       const i = upperBound(grams, gram) - 1;
@@ -151,17 +146,8 @@ function intersect(sorted: number[], bytes: Uint8Array): number[] {
   return out;
 }
 
-/** Rows by number (ascending), reading each shard they fall in once, the shards concurrently. */
+/** Rows by number (ascending), reading each chunk they fall in once. */
 async function readRows(release: Release, table: XrefSearchRef["rows"], rows: number[]): Promise<XrefSearchRow[]> {
-  const byShard = new Map<number, number[]>();
-  for (const r of rows) {
-    const s = Math.floor(r / table.rowsPerShard);
-    const list = byShard.get(s);
-    if (list) list.push(r);
-    else byShard.set(s, [r]);
-  }
-  const shards = await Promise.all(
-    [...byShard.keys()].map((s) => release.blob<TableShard<XrefSearchRow>>(table.shards[s])),
-  );
-  return [...byShard.values()].flatMap((list, i) => list.map((r) => shards[i].rows[r - shards[i].firstRow]));
+  const found = await release.rowsAt(table, rows);
+  return rows.map((r) => found.get(r)!);
 }

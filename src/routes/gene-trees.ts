@@ -11,7 +11,7 @@ export const NEWICK_TYPE = "text/x-nh; charset=utf-8";
  * The gene tree of the HOG family holding a HOG id (or another tool's id for it, or a
  * protein's HOG), as Newick text exactly as the release's input wrote it: OrthoFinder's
  * resolved gene tree of the family's orthogroup, leaves `<species>_<protein id>`. 404 where
- * the release or the family has none. Reads the HOG's family row, then one geneTrees shard.
+ * the release or the family has none. Reads the HOG's family row, then one geneTrees chunk.
  */
 export function geneTreeRoutes(app: Hono<AppEnv>) {
   getEndpoint(

@@ -20,7 +20,7 @@ export function genomeRoutes(app: Hono<AppEnv>) {
     const release = releaseOf(c);
     const links = linksOf(c);
     const genome = resolveGenome(release, pathParam(c, "genome_id"));
-    const detail = await release.blob<GenomeDetail>(genome.detail);
+    const detail = await release.genomeDetail(genome);
     return json(c, {
       code: genome.code,
       taxon_id: genome.taxonId,
@@ -61,7 +61,7 @@ export function genomeRoutes(app: Hono<AppEnv>) {
       const links = linksOf(c);
       const genome = resolveGenome(release, pathParam(c, "genome_id"));
       const page = paginate(links, genome.nrGenes);
-      const entries = page.to > page.from ? genesOnPage(await release.blob<GenomeDetail>(genome.detail), page.from, page.to) : [];
+      const entries = page.to > page.from ? genesOnPage(await release.genomeDetail(genome), page.from, page.to) : [];
       const wanted = new Set(entries);
       const rows = entries.length ? await release.rows(release.manifest.tables.proteins, entries[0] - 1, entries[entries.length - 1]) : [];
       async function* items() {

@@ -2,7 +2,7 @@
  * Pages for people (middleware/pages.ts), one per resource a browser opens: what each reads of
  * the release, handed to its renderer in render/pages/. Each runs after its JSON route has
  * answered 200 for the same request, so ids and parameters are known good; the reads repeat
- * the route's, from the isolate's blob cache.
+ * the route's, from the isolate's chunk cache.
  */
 import type { Hono } from "hono";
 import { eventSince, hogOnLevel, levelParam, onAliasLevel } from "./hogs.js";
@@ -23,7 +23,7 @@ import { goItems } from "../render/protein-details.js";
 import { lineageNames, orthid } from "../render/protein.js";
 import { taxonomyNewick } from "../render/taxonomy.js";
 import { segment } from "../render/links.js";
-import { annotationRow, goTerms } from "../release/annotations.js";
+import { annotationRow, goTermsOf } from "../release/annotations.js";
 import { historyOf, hogSize } from "../release/family-history.js";
 import { childIds, levelsOfId, parentIds } from "../release/hogs.js";
 import type { Release } from "../release/release.js";
@@ -67,7 +67,7 @@ async function genome(c: AppContext): Promise<string> {
   const release = releaseOf(c);
   const links = linksOf(c);
   const g = resolveGenome(release, pathParam(c, "genome_id"));
-  const detail = await release.blob<GenomeDetail>(g.detail);
+  const detail = await release.genomeDetail(g);
   const chromosomes = detail.chromosomes.map((chr) => ({
     id: chr.id,
     proteins: chr.entryRanges.reduce((n, [lo, hi]) => n + hi - lo + 1, 0),
@@ -83,7 +83,7 @@ async function genomeProteins(c: AppContext, genes: boolean): Promise<string> {
   const pageOf = paginate(links, genes ? g.nrGenes : g.nrEntries);
   const to = Math.min(pageOf.to, pageOf.from + MAX_TABLE_ROWS);
   let entries: number[];
-  if (genes) entries = to > pageOf.from ? genesOnPage(await release.blob<GenomeDetail>(g.detail), pageOf.from, to) : [];
+  if (genes) entries = to > pageOf.from ? genesOnPage(await release.genomeDetail(g), pageOf.from, to) : [];
   else entries = Array.from({ length: to - pageOf.from }, (_, k) => g.firstEntry + pageOf.from + k);
   const lines: ProteinLine[] = [];
   if (entries.length) {
@@ -110,7 +110,7 @@ async function proteinCard(c: AppContext): Promise<string> {
   const [family, orthologs, terms] = await Promise.all([
     row.family ? release.row(tables.families, row.family - 1) : undefined,
     relationsOf(release, row, ([, type]) => isOrthologType(type)),
-    goTerms(release, annotations.go.map(([id]) => id)),
+    goTermsOf(release, [entry]),
   ]);
   const genome = release.genomeOfEntry(entry);
   const own = (name: string) => links.api(`/protein/${entry}/${name}/`);

@@ -5,7 +5,7 @@ import { linksOf, pathParam, releaseOf, type AppContext, type AppEnv } from "../
 import { badRequest, echo } from "../errors.js";
 import { domainsBody, goItems, hogOrthologItem, isoformItem, xrefItems } from "../render/protein-details.js";
 import { json } from "../render/respond.js";
-import { annotationRow, goTerms } from "../release/annotations.js";
+import { annotationRow, goTermsOf } from "../release/annotations.js";
 import { hogOrthologs } from "../release/hog-orthologs.js";
 import { proteinRow, entryNumber } from "../release/resolve.js";
 import { isOrthologType, REL_TYPES } from "../../release-format/format.js";
@@ -52,7 +52,7 @@ export function proteinDetailRoutes(app: Hono<AppEnv>) {
     const release = releaseOf(c);
     const entry = await entryOf(c);
     const [row, annotations] = await Promise.all([proteinRow(release, entry), annotationRow(release, entry)]);
-    const terms = await goTerms(release, annotations.go.map(([id]) => id));
+    const terms = await goTermsOf(release, [entry]);
     return json(c, goItems(release, row, annotations, terms));
   };
   const goDescription = "The GO annotations of a protein, by aspect, then information content.";

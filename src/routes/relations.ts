@@ -7,7 +7,7 @@ import { pairItems, pairsTable, type PairFilters } from "../render/pairs.js";
 import { paginate } from "../render/pagination.js";
 import { proteinSummary } from "../render/protein.js";
 import { json } from "../render/respond.js";
-import { HOMEOLOG, isOrthologType, REL_TYPES, type GenomeDetail, type ProteinRow, type ProteinSummary, type Relation } from "../../release-format/format.js";
+import { HOMEOLOG, isOrthologType, REL_TYPES, type GenomeInfo, type ProteinRow, type ProteinSummary, type Relation } from "../../release-format/format.js";
 import { pairsBetween } from "../release/pairs.js";
 import type { Release } from "../release/release.js";
 import { proteinRow, entryNumber, resolveGenome } from "../release/resolve.js";
@@ -166,13 +166,13 @@ export function relationRoutes(app: Hono<AppEnv>) {
 async function pairFilters(
   c: AppContext,
   release: Release,
-  genome1: { detail: string },
-  genome2: { detail: string },
+  genome1: GenomeInfo,
+  genome2: GenomeInfo,
 ): Promise<PairFilters> {
   const filters: PairFilters = {};
-  const chromosomeRanges = async (genome: { detail: string }, chr: string | undefined) => {
+  const chromosomeRanges = async (genome: GenomeInfo, chr: string | undefined) => {
     if (chr === undefined) return undefined;
-    const detail = await release.blob<GenomeDetail>(genome.detail);
+    const detail = await release.genomeDetail(genome);
     return detail.chromosomes.find((x) => x.id === chr)?.entryRanges ?? [];
   };
   filters.chr1 = await chromosomeRanges(genome1, c.req.query("chr1"));

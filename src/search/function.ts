@@ -2,7 +2,7 @@
  * Function annotation of a sequence (reference E.3): the GO annotations of the entries holding
  * it, else of its best approximate match that has any, as GAF 2.0-like rows.
  */
-import { goTerms } from "../release/annotations.js";
+import { goTermsOf } from "../release/annotations.js";
 import type { AnnotationRow } from "../../release-format/format.js";
 import type { Release } from "../release/release.js";
 import { rowsOf } from "../release/summaries.js";
@@ -51,7 +51,7 @@ export async function goAnnotationsOf(release: Release, query: string): Promise<
     if (first) sources = [{ entry: first.entry, with: `Approx:${id(first.entry)}:${first.score}`, row: rows.get(first.entry)! }];
   }
 
-  const terms = await goTerms(release, sources.flatMap((s) => s.row.go.map(([goId]) => goId)));
+  const terms = await goTermsOf(release, sources.map((s) => s.entry));
   const date = release.manifest.date.replace(/-/g, "");
   // The GAF's database and reference names carry the profile's name (orth_FastMap, OMA_FastMap).
   const named = (orthName: string) => nameIn(fieldNamesOf(release.manifest), "value", orthName);

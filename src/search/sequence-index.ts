@@ -2,7 +2,7 @@
  * Queries of the sequence index: exact containment (k-mer postings intersected, then every
  * candidate checked against its sequence, so there are no false hits) and candidates for
  * approximate search (entries ranked by shared k-mers). Each query reads a bounded number
- * of blobs: its chosen k-mers' shards and the peptide shards of its candidates.
+ * of chunks: its chosen k-mers' chunks and the peptides chunks of its candidates.
  */
 import { badRequest } from "../errors.js";
 import type { KmerShard } from "../../release-format/format.js";
@@ -93,20 +93,10 @@ function shardPostings(shard: KmerShard, code: number): Int32Array {
 
 const EMPTY_POSTINGS = new Int32Array(0);
 
-/** First codes of the index's shards, once per manifest. */
-const firstCodes = new WeakMap<object, number[]>();
-
 /** Sorted entries holding a k-mer. */
 async function postings(release: Release, code: number): Promise<Int32Array> {
-  const index = release.manifest.sequenceIndex;
-  let starts = firstCodes.get(index);
-  if (!starts) {
-    starts = index.shards.map(([first]) => first);
-    firstCodes.set(index, starts);
-  }
-  const at = upperBound(starts, code) - 1;
-  if (at < 0) return EMPTY_POSTINGS;
-  return shardPostings(await release.blob<KmerShard>(index.shards[at][1]), code);
+  const found = await release.chunkAt<KmerShard, number>(release.manifest.sequenceIndex.tree, code);
+  return found ? shardPostings(found.value, code) : EMPTY_POSTINGS;
 }
 
 /** The k-mer codes of a query, in order of position. */

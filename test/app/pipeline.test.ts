@@ -5,30 +5,30 @@
  * a SOAP fault), the release scope resolved once (named or current), preflights from the
  * route's own OPTIONS answer, unknown and ambiguous ids told apart as data, storage faults as 503.
  */
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { unpack } from "msgpackr";
 import { describe, expect, it } from "vitest";
-import { folderStorage } from "../../release-compiler/local/folder-storage.js";
-import type { KeyIndexLeaf, Manifest } from "../../release-format/format.js";
+import { folderStorage, openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
+import { walkTree } from "../../release-format/directory.js";
+import type { ChunkRef, DirectoryPage, KeyIndexLeaf } from "../../release-format/format.js";
 import { createApp } from "../../src/app.js";
 import { MAX_REQUEST_BODY } from "../../src/middleware/request-body.js";
 import type { ReleaseStorage } from "../../src/release/storage.js";
 import { TEST_BUILD } from "../build-dir.js";
 
 const dir = resolve(TEST_BUILD, "sim");
-const manifest = JSON.parse(readFileSync(resolve(dir, "manifest.json"), "utf8")) as Manifest;
+const release = await openReleaseFolder(dir);
+const { manifest } = release;
 const ORIGIN = "http://in-process.test";
 
 /** Storage over the release folder that counts reads by key. */
 function countingStorage(): ReleaseStorage & { reads: Map<string, number> } {
-  const folder = folderStorage(dir, manifest);
+  const folder = folderStorage(dir);
   const reads = new Map<string, number>();
   return {
     reads,
-    get: (key) => {
+    get: (key, range) => {
       reads.set(key, (reads.get(key) ?? 0) + 1);
-      return folder.get(key);
+      return folder.get(key, range);
     },
   };
 }
@@ -37,9 +37,11 @@ const soapCall = (operation: string, parts: string) =>
   `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><m:${operation} xmlns:m="urn:ORTH">${parts}</m:${operation}></s:Body></s:Envelope>`;
 
 /** An id the entry-id index gives several entries, found in the index itself. */
-function ambiguousId(): string | undefined {
-  for (const [, hash] of manifest.indexes.entryIds.leaves) {
-    const leaf = unpack(readFileSync(resolve(dir, "blobs", `${hash}.msgpack`))) as KeyIndexLeaf<number[]>;
+async function ambiguousId(): Promise<string | undefined> {
+  const leaves: ChunkRef[] = [];
+  await walkTree(manifest.indexes.entryIds.tree, (ref) => release.chunk<DirectoryPage>(ref), (ref, isPage) => void (isPage || leaves.push(ref)));
+  for (const ref of leaves) {
+    const leaf = await release.chunk<KeyIndexLeaf<number[]>>(ref);
     const at = leaf.values.findIndex((entries) => entries.length > 1);
     if (at >= 0) return leaf.keys[at];
   }
@@ -128,7 +130,7 @@ describe("the request pipeline, in process", () => {
   });
 
   it("tells unknown and ambiguous ids apart without reading error text: bulk retrieve gives null, SOAP names which", async () => {
-    const ambiguous = ambiguousId();
+    const ambiguous = await ambiguousId();
     if (!ambiguous) return console.warn("the simulated release has no id shared by several proteins: ambiguity not checked");
     const app = createApp({ storage: () => countingStorage() });
     const bulk = await app.request(`${ORIGIN}/api/protein/bulk_retrieve/`, {
@@ -162,12 +164,27 @@ describe("the request pipeline, in process", () => {
     const wsdl = await app.request(`${ORIGIN}/soap?wsdl`);
     expect([wsdl.status, wsdl.headers.get("Cache-Control")]).toEqual([503, "no-store"]);
 
-    // A blob missing from an otherwise good store.
-    const folder = folderStorage(dir, manifest);
-    const victim = manifest.tables.sequences.shards[0];
-    const holed = createApp({ storage: () => ({ get: (key) => (key.includes(victim) ? Promise.resolve(null) : folder.get(key)) }) });
+    // A pack missing from an otherwise good store: the one holding the first chunk of sequences.
+    const folder = folderStorage(dir);
+    const [victim] = (await release.locate(manifest.tables.sequences.tree, 0))!.ref;
+    const holed = createApp({ storage: () => ({ get: (key, range) => (key.includes(victim) ? Promise.resolve(null) : folder.get(key, range)) }) });
     const missing = await holed.request(`${ORIGIN}/api/protein/1/`);
     expect(missing.status).toBe(503);
-    expect(((await missing.json()) as { detail: string }).detail).toContain(`missing (blob ${victim})`);
+    expect(missing.headers.get("Cache-Control")).toBe("no-store");
+    expect(((await missing.json()) as { detail: string }).detail).toContain(`missing (pack ${victim})`);
+  });
+
+  it("answers a release of another format 503, saying which format it reads and what to do", async () => {
+    // A format-3 manifest as the previous compiler wrote it: shard lists, no header.
+    const format3 = JSON.stringify({ format: 3, name: manifest.name, hogPrefix: "", date: "", counts: manifest.counts, taxonomy: manifest.taxonomy, genomes: [], tables: {} });
+    const folder = folderStorage(dir);
+    const old = createApp({ storage: () => ({ get: (key, range) => (key.endsWith("manifest.json") ? Promise.resolve(new TextEncoder().encode(format3)) : folder.get(key, range)) }) });
+    for (const path of ["/api/protein/1/", "/api/version/"]) {
+      const res = await old.request(`${ORIGIN}${path}`);
+      expect([res.status, res.headers.get("Cache-Control")], path).toEqual([503, "no-store"]);
+      expect(await res.json()).toEqual({
+        detail: `Release ${manifest.name} has format 3; this worker reads format 4. Compile the release again with this version (npm run compile) and publish it.`,
+      });
+    }
   });
 });

@@ -4,7 +4,7 @@
  * alignment written here (textbook three-matrix Gotoh with a full traceback); served by the
  * worker's own app as `distance` and `score`; a compile without the option keeps them null.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,11 +12,10 @@ import { ALPHABET, ALPHABET_SIZE, BLOSUM62, GAP_EXTEND, GAP_OPEN, X_CODE } from 
 import type { Manifest, ProteinRow, Relation, SequenceRow } from "../../release-format/format.js";
 import { compileRelease } from "../../release-compiler/compile.js";
 import { kimuraDistance } from "../../release-compiler/derive/pair-alignment.js";
-import { folderStorage } from "../../release-compiler/local/folder-storage.js";
+import { folderStorage, openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
 import { simulateRelease } from "../../release-compiler/simulate/simulate.js";
 import { createApp } from "../../src/app.js";
-import { createBlobCache } from "../../src/release/blob-cache.js";
-import { releaseView, type Release } from "../../src/release/release.js";
+import type { Release } from "../../src/release/release.js";
 
 const code = (ch: string) => {
   const at = ALPHABET.indexOf(ch.toUpperCase());
@@ -83,8 +82,8 @@ describe("--align-pairs on a small simulated release", () => {
     await simulateRelease({ out: join(work, "input"), genomes: 4, families: 25, seed: 11, name: "Aligned.Test" });
     await compileRelease(join(work, "input", "release.json"), join(work, "aligned"), { alignPairs: true });
     await compileRelease(join(work, "input", "release.json"), join(work, "plain"));
-    manifest = JSON.parse(readFileSync(join(work, "aligned", "manifest.json"), "utf8")) as Manifest;
-    release = releaseView(folderStorage(join(work, "aligned"), manifest), createBlobCache(), manifest);
+    release = await openReleaseFolder(join(work, "aligned"));
+    manifest = release.manifest;
   }, 120_000);
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -116,7 +115,7 @@ describe("--align-pairs on a small simulated release", () => {
   it("serves distance and score on the orthologs endpoint, and keeps them null without the option", async () => {
     const protein = await release.row<ProteinRow>(manifest.tables.proteins, 0);
     const relations = await release.row<Relation[]>(manifest.tables.relations, protein.entry - 1);
-    const app = createApp({ storage: () => folderStorage(join(work, "aligned"), manifest) });
+    const app = createApp({ storage: () => folderStorage(join(work, "aligned")) });
     const orthologs = (await (await app.request(`http://in-process.test/api/protein/${protein.entry}/orthologs/`)).json()) as any[];
     expect(orthologs.length).toBeGreaterThan(0);
     for (const o of orthologs) {
@@ -124,8 +123,7 @@ describe("--align-pairs on a small simulated release", () => {
       expect([o.distance, o.score]).toEqual([distance, score]);
       expect(typeof o.score).toBe("number");
     }
-    const plainManifest = JSON.parse(readFileSync(join(work, "plain", "manifest.json"), "utf8")) as Manifest;
-    const plain = createApp({ storage: () => folderStorage(join(work, "plain"), plainManifest) });
+    const plain = createApp({ storage: () => folderStorage(join(work, "plain")) });
     const bare = (await (await plain.request(`http://in-process.test/api/protein/${protein.entry}/orthologs/`)).json()) as any[];
     expect(bare.map((o) => [o.distance, o.score])).toEqual(bare.map(() => [null, null]));
   });

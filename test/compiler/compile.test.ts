@@ -4,6 +4,7 @@
  * the CLI's exit codes.
  */
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -12,7 +13,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { compileRelease } from "../../release-compiler/compile.js";
 import { InputRejected } from "../../release-compiler/problems.js";
 import { simulateRelease } from "../../release-compiler/simulate/simulate.js";
-import { manifestBlobs, type Manifest } from "../../release-format/format.js";
+import { folderFiles } from "../../release-compiler/local/r2-loader.js";
+import { releasePacks } from "../../release-compiler/local/release-packs.js";
+import { HASH_HEX_LENGTH } from "../../release-format/format.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 let input: string;
@@ -44,13 +47,18 @@ describe("compileRelease", () => {
     const out = mkdtempSync(join(tmpdir(), "orth-twice-"));
     const a = await compileRelease(join(input, "release.json"), join(out, "a"));
     const b = await compileRelease(join(input, "release.json"), join(out, "b"));
-    const files = (dir: string) => readdirSync(join(dir, "blobs")).sort();
+    const files = (dir: string) => readdirSync(join(dir, "packs")).sort();
+    expect(readdirSync(a.outDir).sort()).toEqual(["manifest.json", "packs"]);
     expect(files(a.outDir)).toEqual(files(b.outDir));
     expect(readFileSync(join(a.outDir, "manifest.json"))).toEqual(readFileSync(join(b.outDir, "manifest.json")));
-    for (const f of files(a.outDir)) expect(readFileSync(join(a.outDir, "blobs", f)).equals(readFileSync(join(b.outDir, "blobs", f)))).toBe(true);
-    // Every blob the manifest names is there, and nothing else.
-    const manifest = JSON.parse(readFileSync(join(a.outDir, "manifest.json"), "utf8")) as Manifest;
-    expect(manifestBlobs(manifest).map((h) => `${h}.msgpack`).sort()).toEqual(files(a.outDir));
+    for (const f of files(a.outDir)) expect(readFileSync(join(a.outDir, "packs", f)).equals(readFileSync(join(b.outDir, "packs", f)))).toBe(true);
+    // Every pack the release's trees name is there, and nothing else; each is named by its hash.
+    const { packs } = await releasePacks(await folderFiles(a.outDir));
+    expect(packs.map((name) => `${name}.pack`).sort()).toEqual(files(a.outDir));
+    for (const name of packs) {
+      expect(createHash("sha256").update(readFileSync(join(a.outDir, "packs", `${name}.pack`))).digest("hex").slice(0, HASH_HEX_LENGTH)).toBe(name);
+    }
+    expect(a.stats.packs).toBe(packs.length);
     expect(readdirSync(out).sort()).toEqual(["a", "b"]);
   });
 

@@ -16,7 +16,7 @@ import { readUniProt } from "../../release-compiler/readers/uniprot.js";
 import { simulateRelease } from "../../release-compiler/simulate/simulate.js";
 import { writeKeyIndexOfPairs } from "../../release-compiler/write/tables.js";
 import type { AnnotationRow, KeyIndexLeaf } from "../../release-format/format.js";
-import { memoryBlobs } from "./memory-blobs.js";
+import { tempPacks } from "./temp-packs.js";
 import { data, hasSharedData } from "./readers/data-path.js";
 import { collect, Problems, tempFile } from "./readers/tmp.js";
 
@@ -176,10 +176,10 @@ describe("entry ids of versioned accessions", () => {
     const table = proteins(xrefsOf.map(() => ""));
     const annotations = { count: table.count, goTerms: new Map(), rowAt: (i: number): AnnotationRow => ({ xrefs: xrefsOf[i].map((id) => ["X", id]), go: [], domains: [] }) };
     const { keys, entries } = entryIdPairs(table, annotations);
-    const blobs = memoryBlobs({ clone: true });
-    writeKeyIndexOfPairs(blobs, keys, entries, 4096);
+    const packs = tempPacks();
+    const ref = writeKeyIndexOfPairs(packs, keys, entries, 4096);
     const index = new Map<string, number[]>();
-    for (const leaf of blobs.values as Array<KeyIndexLeaf<number[]>>) leaf.keys.forEach((k, i) => index.set(k, leaf.values[i]));
+    for (const { value: leaf } of packs.chunks<KeyIndexLeaf<number[]>>(ref.tree)) leaf.keys.forEach((k, i) => index.set(k, leaf.values[i]));
     return index;
   }
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { compileRelease } from "../../release-compiler/compile.js";
-import { openReleaseFolder } from "../../release-compiler/oma-export/export.js";
+import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
 import { InputRejected } from "../../release-compiler/problems.js";
 import type { FamilyRow, GroupRow, PairRow, ProteinRow, SequenceRow, TableRef } from "../../release-format/format.js";
 import type { Release } from "../../src/release/release.js";
@@ -133,7 +133,7 @@ describe("hand-made OMA release files", () => {
   it("compile into a mirror with the files' ids, numbers, fingerprints and types", async () => {
     const config = folder("good");
     await compileRelease(config, join(WORK, "good", "out"));
-    const r = openReleaseFolder(join(WORK, "good", "out"));
+    const r = await openReleaseFolder(join(WORK, "good", "out"));
     expect(r.manifest.hogPrefix).toBe("B");
     expect(r.manifest.genomes.map((g) => [g.code, g.taxonId, g.species, g.firstEntry])).toEqual([
       ["AAAAA", 1001, "Species alpha", 1],
@@ -167,7 +167,7 @@ describe("hand-made OMA release files", () => {
   it("take the original ids, descriptions and loci of oma-protein-annotations.txt", async () => {
     const config = folder("annotations", { "oma-protein-annotations.txt.gz": ANNOTATIONS });
     await compileRelease(config, join(WORK, "annotations", "out"));
-    const r = openReleaseFolder(join(WORK, "annotations", "out"));
+    const r = await openReleaseFolder(join(WORK, "annotations", "out"));
     const proteins = await all<ProteinRow>(r, r.manifest.tables.proteins);
     expect(proteins.map((p) => [p.entry, p.canonicalId, p.description, p.chromosome, p.locus, p.exons])).toEqual([
       [1, "ALPHA1", "Kinase alpha", "chr1", [100, 300, 1], [[100, 160], [200, 300]]],
@@ -186,7 +186,7 @@ describe("hand-made OMA release files", () => {
       "oma-species.txt": FILES["oma-species.txt"].split("\n").filter((l) => !l.startsWith("OMA_Code")).join("\n"),
     });
     await compileRelease(config, join(WORK, "aliases", "out"));
-    const r = openReleaseFolder(join(WORK, "aliases", "out"));
+    const r = await openReleaseFolder(join(WORK, "aliases", "out"));
     const pairs = await all<PairRow>(r, r.manifest.tables.pairs);
     expect(pairs.find(([a, b]) => a === 2 && b === 4)?.[2]).toBe(2); // m:1
   });

@@ -13,7 +13,8 @@ import { gunzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileRelease } from "../../release-compiler/compile.js";
-import { exportOmaFiles, idMapOf, openReleaseFolder } from "../../release-compiler/oma-export/export.js";
+import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
+import { exportOmaFiles, idMapOf } from "../../release-compiler/oma-export/export.js";
 import { HOMEOLOG, type AnnotationRow, type FamilyRow, type GroupRow, type PairRow, type ProteinRow, type SequenceRow, type TableRef } from "../../release-format/format.js";
 import type { Release } from "../../src/release/release.js";
 import { TEST_BUILD } from "../build-dir.js";
@@ -39,13 +40,13 @@ describe("OMA release files: the demo release → OMA files → a mirror", () =>
     rmSync(WORK, { recursive: true, force: true });
     mkdirSync(WORK, { recursive: true });
     await exportOmaFiles(original, files);
-    a = openReleaseFolder(original);
+    a = await openReleaseFolder(original);
     const config = join(WORK, "demo-mirror.release.json");
     // The ontology names the GO terms' aspects, which oma-go.txt does not give.
     const goOntology = resolve(TEST_BUILD, "demo-input", "annotations", "go.obo");
     writeFileSync(config, JSON.stringify({ name: a.manifest.name, date: a.manifest.date, oma_release: "demo-files", go_ontology: goOntology }));
     await compileRelease(config, mirror);
-    b = openReleaseFolder(mirror);
+    b = await openReleaseFolder(mirror);
   }, 60_000);
 
   it("writes OMA's files with OMA's headers", () => {

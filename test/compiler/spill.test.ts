@@ -14,7 +14,7 @@ import { BucketSpill, scratchFolder } from "../../release-compiler/spill.js";
 import { writeSequenceIndex } from "../../release-compiler/write/sequence-index.js";
 import { DUPLICATION, SPECIATION, type HogNode } from "../../release-format/format.js";
 import { forEachKmer } from "../../release-format/kmers.js";
-import { memoryBlobs } from "./memory-blobs.js";
+import { tempPacks } from "./temp-packs.js";
 
 const scratch = () => scratchFolder(join(mkdtempSync(join(tmpdir(), "orth-spill-")), "scratch"));
 
@@ -115,7 +115,7 @@ describe("relations spilled by genome", () => {
 });
 
 describe("the sequence index in buckets", () => {
-  it("writes the same shards whatever the bucket size", () => {
+  it("writes the same chunks whatever the bucket size", () => {
     const letters = "ACDEFGHIKLMNPQRSTVWYX";
     let seed = 7;
     const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
@@ -123,13 +123,13 @@ describe("the sequence index in buckets", () => {
       Array.from({ length: 20 + Math.floor(random() * 400) }, () => letters[Math.floor(random() * letters.length)]).join(""),
     );
     const build = (postingsPerBucket: number) => {
-      const blobs = memoryBlobs();
-      const ref = writeSequenceIndex(blobs, sequences.length, (e) => sequences[e - 1], scratch(), postingsPerBucket);
-      return { ref, values: blobs.values };
+      const packs = tempPacks();
+      const ref = writeSequenceIndex(packs, sequences.length, (e) => sequences[e - 1], scratch(), postingsPerBucket);
+      return { ref, values: packs.chunks(ref.tree).map((c) => c.value) };
     };
     const whole = build(Number.MAX_SAFE_INTEGER);
     const bucketed = build(1_000);
-    expect(whole.ref.shards.length).toBeGreaterThan(1);
+    expect(whole.values.length).toBeGreaterThan(1);
     expect(bucketed.ref).toEqual(whole.ref);
     expect(bucketed.values).toEqual(whole.values);
     // One posting per distinct k-mer of each sequence.

@@ -5,21 +5,35 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Unpackr } from "msgpackr";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileRelease } from "../../release-compiler/compile.js";
 import { familyPairs } from "../../release-compiler/derive/pairs.js";
+import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
+import { folderFiles } from "../../release-compiler/local/r2-loader.js";
+import { releasePacks } from "../../release-compiler/local/release-packs.js";
 import { simulateRelease } from "../../release-compiler/simulate/simulate.js";
-import { manifestBlobs, type FamilyRow, type GroupRow, type Manifest, type ProteinRow, type TableRef, type TableShard } from "../../release-format/format.js";
+import { releaseTrees, walkTree } from "../../release-format/directory.js";
+import type { DirectoryPage, FamilyRow, GroupRow, ProteinRow, TableRef } from "../../release-format/format.js";
 
-const unpackr = new Unpackr({ useRecords: true });
-
-/** A compiled release read back from disk, the way the worker reads it. */
-function openCompiled(dir: string) {
-  const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
-  const blob = <T>(hash: string): T => unpackr.unpack(readFileSync(join(dir, "blobs", `${hash}.msgpack`))) as T;
-  const rows = <Row>(table: TableRef<Row>): Row[] => table.shards.flatMap((h) => blob<TableShard<Row>>(h).rows);
-  return { manifest, rows };
+/** A compiled release read back from disk, the way the worker reads it (chunks checked against their hashes). */
+async function openCompiled(dir: string) {
+  const release = await openReleaseFolder(dir);
+  const rows = async <Row>(table: TableRef<Row>): Promise<Row[]> => {
+    const out: Row[] = [];
+    for await (const row of await release.rows(table, 0, table.rows)) out.push(row);
+    return out;
+  };
+  /** Data chunks of every tree of the release, by tree name. */
+  const chunkCounts = async (): Promise<Record<string, number>> => {
+    const counts: Record<string, number> = {};
+    for (const [name, tree] of releaseTrees(release.manifest)) {
+      counts[name] = 0;
+      await walkTree(tree, (ref) => release.chunk<DirectoryPage>(ref), (_, isPage) => void (isPage || counts[name]++));
+    }
+    return counts;
+  };
+  const packs = async () => (await releasePacks(await folderFiles(dir))).packs;
+  return { manifest: release.manifest, rows, chunkCounts, packs };
 }
 
 const tsv = (path: string) =>
@@ -27,7 +41,7 @@ const tsv = (path: string) =>
 
 describe("a simulated release against its truth", () => {
   let input: string;
-  let release: ReturnType<typeof openCompiled>;
+  let release: Awaited<ReturnType<typeof openCompiled>>;
   let proteins: ProteinRow[];
   let entryOf: Map<string, number>;
   let idOf: (entry: number) => string;
@@ -37,8 +51,8 @@ describe("a simulated release against its truth", () => {
     input = join(dir, "input");
     await simulateRelease({ out: input, genomes: 12, families: 250, seed: 3, name: "Truth.Test" });
     await compileRelease(join(input, "release.json"), join(dir, "release"));
-    release = openCompiled(join(dir, "release"));
-    proteins = release.rows(release.manifest.tables.proteins);
+    release = await openCompiled(join(dir, "release"));
+    proteins = await release.rows(release.manifest.tables.proteins);
     entryOf = new Map(proteins.map((p) => [p.canonicalId, p.entry]));
     idOf = (e) => proteins[e - 1].canonicalId;
   });
@@ -53,10 +67,10 @@ describe("a simulated release against its truth", () => {
     for (const p of proteins) if (!inHogs.has(p.canonicalId)) expect(p.hog).toBe("");
   });
 
-  it("derives exactly the true ortholog pairs with their relation types, and the true close paralogs", () => {
+  it("derives exactly the true ortholog pairs with their relation types, and the true close paralogs", async () => {
     const genomeOf = (e: number) => release.manifest.genomes.findIndex((g) => e >= g.firstEntry && e < g.firstEntry + g.nrEntries);
     const derived = new Map<string, string>();
-    for (const family of release.rows(release.manifest.tables.families)) {
+    for (const family of await release.rows(release.manifest.tables.families)) {
       const build = { ...family, index: family.family, members: family.members.map((m) => m.entry), memberNode: [] };
       for (const p of familyPairs(build, genomeOf)) derived.set(`${idOf(p.entry1)}\t${idOf(p.entry2)}`, p.relType);
     }
@@ -73,9 +87,9 @@ describe("a simulated release against its truth", () => {
     for (const pair of close) expect(paralogs.has(pair), pair).toBe(true);
   });
 
-  it("derives groups whose members are pairwise true orthologs, one per genome", () => {
+  it("derives groups whose members are pairwise true orthologs, one per genome", async () => {
     const orthologs = new Set(tsv(join(input, "truth/orthologs.tsv")).map(([a, b]) => `${a}\t${b}`));
-    const groups = release.rows<GroupRow>(release.manifest.tables.groups);
+    const groups = await release.rows<GroupRow>(release.manifest.tables.groups);
     expect(groups.length).toBeGreaterThan(100);
     for (const g of groups) {
       const ids = g.members.map((m) => m.canonicalId);
@@ -93,9 +107,10 @@ describe("a simulated release against its truth", () => {
     await simulateRelease({ out: join(dir, "input"), genomes: 12, families: 250, seed: 3, name: "Truth.Test", hogIds: false });
     expect(readFileSync(join(dir, "input/hogs.orthoxml"), "utf8")).not.toContain("HOG:");
     await compileRelease(join(dir, "input/release.json"), join(dir, "release"));
-    const generated = openCompiled(join(dir, "release"));
-    const ids = (r: ReturnType<typeof openCompiled>) => r.rows<FamilyRow>(r.manifest.tables.families).map((f) => f.nodes.map((n) => n.id));
-    expect(ids(generated)).toEqual(ids(release));
-    expect(manifestBlobs(generated.manifest).length).toBe(manifestBlobs(release.manifest).length);
+    const generated = await openCompiled(join(dir, "release"));
+    const ids = async (r: typeof release) => (await r.rows<FamilyRow>(r.manifest.tables.families)).map((f) => f.nodes.map((n) => n.id));
+    expect(await ids(generated)).toEqual(await ids(release));
+    expect(await generated.chunkCounts()).toEqual(await release.chunkCounts());
+    expect((await generated.packs()).length).toBe((await release.packs()).length);
   });
 });

@@ -1,51 +1,65 @@
 /**
- * The isolate's blob cache (src/release/blob-cache.ts), run in Node on a compiled release: bounded
- * by the estimated heap of decoded blobs, least recently used out first, and the estimate
+ * The isolate's chunk cache (src/release/blob-cache.ts), run in Node on a compiled release: bounded
+ * by the estimated heap of decoded chunks, least recently used out first, and the estimate
  * (src/release/decoded-size.ts) close to what V8 really holds.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { unpack } from "msgpackr";
 import { describe, expect, it } from "vitest";
+import { folderStorage } from "../../release-compiler/local/folder-storage.js";
+import { releaseTrees, walkTree } from "../../release-format/directory.js";
+import { packKey, type ChunkRef, type DirectoryPage } from "../../release-format/format.js";
 import { createBlobCache, MAX_CACHED_BYTES } from "../../src/release/blob-cache.js";
-import { readBlob, type ReadCounter } from "../../src/release/blobs.js";
-import type { ReleaseStorage } from "../../src/release/storage.js";
 import { decodedSize } from "../../src/release/decoded-size.js";
-import { manifestBlobs, type Manifest } from "../../release-format/format.js";
+import { releaseView } from "../../src/release/release.js";
+import { openedManifest } from "../release-folder.js";
 import { TEST_BUILD } from "./serve.js";
 
 const dir = resolve(TEST_BUILD, "sim");
-const manifest = JSON.parse(readFileSync(resolve(dir, "manifest.json"), "utf8")) as Manifest;
-const file = (hash: string) => readFileSync(resolve(dir, "blobs", `${hash}.msgpack`));
+const manifest = await openedManifest(dir);
+/** The bytes of one chunk, from its pack file. */
+const bytesOf = ([pack, offset, length]: ChunkRef) => readFileSync(resolve(dir, packKey(pack))).subarray(offset, offset + length);
 
-/** Storage reading the release folder. */
-const storage: ReleaseStorage = { get: async (key) => new Uint8Array(readFileSync(resolve(dir, key))) };
+/** Every chunk of the release's trees (directory pages and data chunks), each hash once. */
+async function releaseChunks(): Promise<ChunkRef[]> {
+  const chunks = new Map<string, ChunkRef>();
+  for (const [, tree] of releaseTrees(manifest)) {
+    await walkTree(
+      tree,
+      async (ref) => unpack(bytesOf(ref)) as DirectoryPage,
+      (ref) => void (chunks.has(ref[3]) || chunks.set(ref[3], ref)),
+    );
+  }
+  return [...chunks.values()];
+}
 
-describe("the isolate's blob cache", () => {
-  it("holds decoded blobs within its bound, evicting the least recently used", async () => {
+describe("the isolate's chunk cache", () => {
+  it("holds decoded chunks within its bound, evicting the least recently used", async () => {
     const cache = createBlobCache();
-    const hashes = manifestBlobs(manifest);
-    const estimated = hashes.reduce((sum, h) => sum + decodedSize(unpack(file(h))), 0);
+    // Chunks are read through a release view: storage range reads on a miss, counted.
+    const release = releaseView(folderStorage(dir), cache, manifest);
+    const chunks = await releaseChunks();
+    const estimated = chunks.reduce((sum, ref) => sum + decodedSize(unpack(bytesOf(ref))), 0);
     // The test release must overflow the cache several times for the test to mean anything;
     // read it over and over until it has.
     const rounds = Math.ceil((3 * MAX_CACHED_BYTES) / estimated);
-    const counter: ReadCounter = { reads: 0, bytes: 0 };
     for (let r = 0; r < rounds; r++) {
-      for (const hash of hashes) {
-        await readBlob(storage, cache, hash, counter);
+      for (const ref of chunks) {
+        await release.chunk(ref);
         expect(cache.bytes).toBeLessThanOrEqual(MAX_CACHED_BYTES);
       }
     }
-    if (estimated > MAX_CACHED_BYTES) expect(counter.reads).toBeGreaterThan(hashes.length);
-    else expect(counter.reads).toBe(hashes.length);
-    // The most recently read blob is held: reading it again reads nothing.
-    const before = counter.reads;
-    await readBlob(storage, cache, hashes[hashes.length - 1], counter);
-    expect(counter.reads).toBe(before);
+    if (estimated > MAX_CACHED_BYTES) expect(release.reads.reads).toBeGreaterThan(chunks.length);
+    else expect(release.reads.reads).toBe(chunks.length);
+    // The most recently read chunk is held: reading it again reads nothing.
+    const before = release.reads.reads;
+    await release.chunk(chunks[chunks.length - 1]);
+    expect(release.reads.reads).toBe(before);
     expect(cache.bytes).toBeLessThanOrEqual(MAX_CACHED_BYTES);
   });
 
-  it("estimates a decoded blob's heap from its values", () => {
+  it("estimates a decoded chunk's heap from its values", async () => {
     expect(decodedSize("ACDEFGHIKL")).toBe(26);
     expect(decodedSize([1, 2, 3])).toBe(48 + 24);
     expect(decodedSize({ a: "xy", b: 1.5 })).toBe(48 + 8 + 18 + 8 + 16);
@@ -53,8 +67,9 @@ describe("the isolate's blob cache", () => {
     // A long array is estimated from a sample: exact when its elements are alike.
     const rows = Array.from({ length: 1000 }, (_, i) => [i, "ACDEFGHIKLMNPQRSTVWY", null]);
     expect(decodedSize(rows)).toBe(48 + 8 * 1000 + 1000 * (48 + 24 + 36));
-    // Records of a protein shard take several times their encoded size.
-    const shard = unpack(file(manifest.tables.proteins.shards[0]));
-    expect(decodedSize(shard) / file(manifest.tables.proteins.shards[0]).length).toBeGreaterThan(2);
+    // Records of a protein chunk take several times their encoded size.
+    const first = (await releaseView(folderStorage(dir), createBlobCache(), manifest).locate(manifest.tables.proteins.tree, 0))!.ref;
+    const chunk = unpack(bytesOf(first));
+    expect(decodedSize(chunk) / first[2]).toBeGreaterThan(2);
   });
 });

@@ -1,23 +1,24 @@
 /**
- * Every request reads a small, fixed number of blobs, whatever the release size: each
+ * Every request reads a small, fixed number of chunks, whatever the release size: each
  * endpoint within its bound on a cold isolate (a fresh worker), and none when warm (an
- * edge-cache hit, or an answer rebuilt from the isolate's blob cache).
- * The bounds are those of release-format/FORMAT.md; `X-Blob-Reads` reports the reads.
+ * edge-cache hit, or an answer rebuilt from the isolate's chunk cache). A single-record answer
+ * reads at most 3 ranges and at most 64 kB plus twice its own size (issue "Release format 4").
+ * The bounds are those of release-format/FORMAT.md; `X-Blob-Reads` and `X-Blob-Bytes` report
+ * the reads (the release's manifest and header, read once per isolate, are not counted).
  */
 import { describe, expect, it } from "vitest";
 import { hasSharedData } from "../shared-data.js";
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { unpack } from "msgpackr";
-import type { GroupRow, Manifest, TableShard } from "../../release-format/format.js";
-import { getJson, serveRelease, TEST_BUILD } from "./serve.js";
+import type { GroupRow } from "../../release-format/format.js";
+import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
+import { allRows } from "../release-folder.js";
+import { serveRelease, TEST_BUILD } from "./serve.js";
 
 /** Every group of a compiled test release, read from its files. */
-function groupsOnDisk(name: string): GroupRow[] {
-  const dir = resolve(TEST_BUILD, name);
-  const manifest = JSON.parse(readFileSync(resolve(dir, "manifest.json"), "utf8")) as Manifest;
-  return manifest.tables.groups.shards.flatMap((h) => (unpack(readFileSync(resolve(dir, "blobs", `${h}.msgpack`))) as TableShard<GroupRow>).rows);
-}
+const groupsOnDisk = (name: string): Promise<GroupRow[]> => allRows(resolve(TEST_BUILD, name), (m) => m.tables.groups);
+
+/** What a single-record answer may read: 64 kB plus twice the answer. */
+const byteBudget = (answerBytes: number) => 64 * 1024 + 2 * answerBytes;
 
 const releases = ["sim", ...(hasSharedData ? ["primates"] : [])];
 
@@ -45,7 +46,7 @@ describe.each(releases)("blob reads per request on %s", (name) => {
       const middle = manifest.genomes[Math.floor(manifest.genomes.length / 2)];
       const protein = await (await fetch(`${base}/protein/${middle.firstEntry}/`)).json() as any;
       // A group whose fingerprint is unique (read from the release files, not the worker, so nothing warms).
-      const group = groupsOnDisk(name).find((g, _, all) => g.members.length > 1 && all.filter((x) => x.fingerprint === g.fingerprint).length === 1);
+      const group = (await groupsOnDisk(name)).find((g, _, all) => g.members.length > 1 && all.filter((x) => x.fingerprint === g.fingerprint).length === 1);
       const coldFamily = Math.floor(manifest.counts.families / 2);
       const familyRoot = `HOG:${manifest.hogPrefix}${String(coldFamily).padStart(7, "0")}`;
       const other = manifest.genomes[1];
@@ -61,9 +62,11 @@ describe.each(releases)("blob reads per request on %s", (name) => {
         cases.push([`/group/${group.fingerprint}/`, 2], [`/group/${g.code}${String(member - g.firstEntry + 1).padStart(5, "0")}/`, 2]);
       }
 
-      // The cases above read distinct blobs; those below may meet blobs read before (on a small
-      // release one shard holds several genomes), so they count for the bounds only.
+      // The cases above read distinct chunks; those below may meet chunks read before (on a small
+      // release one chunk holds several genomes), so they count for the bounds only.
       const distinct = cases.filter(([, bound]) => bound > 0).length;
+      // Single-record answers: these also keep to the byte budget.
+      const singleRecords = new Set(cases.map(([path]) => path).filter((path) => !path.includes("page") && !path.endsWith("/genome/")));
       // Endpoints built on relations, annotations and HOG lists, each on a genome of its own.
       const at = (g: number, k: number) => manifest.genomes[g % manifest.genomes.length].firstEntry + k;
       const family = Math.max(1, Math.floor(manifest.counts.families / 3));
@@ -73,24 +76,38 @@ describe.each(releases)("blob reads per request on %s", (name) => {
         [`/protein/${at(2, 5)}/orthologs/`, 3],
         [`/protein/${at(3, 7)}/domains/`, 2],
         [`/protein/${at(4, 9)}/xref/`, 2],
+        [`/protein/${at(8, 15)}/gene_ontology/`, 2],
         [`/protein/${at(5, 11)}/hog_derived_orthologs/`, 2],
         [`/protein/${at(6, 13)}/isoforms/`, 2],
         [`/genome/${manifest.genomes[7 % manifest.genomes.length].code}/genes/`, 3],
         [`/group/${Math.max(1, Math.floor(manifest.counts.groups / 3))}/close_groups/`, 1],
         ["/hog/?page=2&per_page=10", 1],
-        [`/pairs/${g1.code}/${g2.code}/?per_page=10`, 5],
+        // 1 directory chunk, 1–2 pairs chunks, and the protein chunks of the page's proteins (counted below).
+        [`/pairs/${g1.code}/${g2.code}/?per_page=10`, 3],
         [`/summary/shared_ancestry/${g1.code}/${g2.code}/`, 2],
         [`/hog/${familyHog}/similar_profile_hogs/`, 3],
         [`/hog/${familyHog}/gene_ontology/`, 3],
       );
+      for (const path of [`/protein/${at(2, 5)}/orthologs/`, `/protein/${at(3, 7)}/domains/`, `/protein/${at(4, 9)}/xref/`, `/protein/${at(8, 15)}/gene_ontology/`, `/protein/${at(5, 11)}/hog_derived_orthologs/`, `/protein/${at(6, 13)}/isoforms/`]) singleRecords.add(path);
 
+      // The protein chunks a page of pairs touches: its summaries come from them.
+      const local = await openReleaseFolder(resolve(TEST_BUILD, name));
+      const proteinChunksOf = async (path: string): Promise<number> => {
+        const page = (await (await fetch(`${base}${path}`)).json()) as Array<{ entry_1: { entry_nr: number }; entry_2: { entry_nr: number } }>;
+        const chunks = await Promise.all(page.flatMap((p) => [p.entry_1.entry_nr, p.entry_2.entry_nr]).map((e) => local.locate(local.manifest.tables.proteins.tree, e - 1)));
+        return new Set(chunks.map((c) => c!.ref[3])).size;
+      };
       let coldReads = 0;
       for (const [path, bound] of cases) {
         const res = await fetch(`${base}${path}`);
-        await res.arrayBuffer();
+        const answer = (await res.arrayBuffer()).byteLength;
         expect(res.status, path).toBe(200);
         const reads = Number(res.headers.get("X-Blob-Reads"));
-        expect(reads, `${path} cold`).toBeLessThanOrEqual(bound);
+        expect(reads, `${path} cold`).toBeLessThanOrEqual(bound + (path.startsWith("/pairs/") ? await proteinChunksOf(path) : 0));
+        if (singleRecords.has(path)) {
+          expect(reads, `${path} cold: a single record reads at most 3 ranges`).toBeLessThanOrEqual(3);
+          expect(Number(res.headers.get("X-Blob-Bytes")), `${path} cold: bytes read against a ${answer}-byte answer`).toBeLessThanOrEqual(byteBudget(answer));
+        }
         coldReads += reads;
       }
       // The cold pass really went to storage: every case with a non-zero bound read something.

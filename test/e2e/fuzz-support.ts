@@ -4,12 +4,12 @@
  * (paths and headers sent exactly as written: no URL normalisation, no header rewriting), and
  * the checks every answer is held to.
  */
-import { readFile } from "node:fs/promises";
 import http from "node:http";
 import { resolve } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { Miniflare } from "miniflare";
 import { expect } from "vitest";
+import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
 import { folderFiles, loadRelease } from "../../release-compiler/local/r2-loader.js";
 import type { Manifest } from "../../release-format/format.js";
 import { TEST_BUILD } from "./serve.js";
@@ -42,7 +42,7 @@ export async function serveWithLog(name: string): Promise<FuzzServer> {
   });
   const dir = resolve(TEST_BUILD, name);
   await loadRelease((await mf.getR2Bucket("RELEASES")) as never, await folderFiles(dir), { makeCurrent: true });
-  const manifest = JSON.parse(await readFile(resolve(dir, "manifest.json"), "utf8")) as Manifest;
+  const { manifest } = await openReleaseFolder(dir);
   const origin = (await mf.ready).origin;
   return {
     origin,

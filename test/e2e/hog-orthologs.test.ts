@@ -3,32 +3,27 @@
  * its family row, against the compiler's pair derivation (`familyPairs`) over every member of
  * every family of the compiled simulated release, read back from disk as the worker reads it.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Unpackr } from "msgpackr";
 import { describe, expect, it } from "vitest";
 import { familyPairs } from "../../release-compiler/derive/pairs.js";
-import type { FamilyRow, Manifest, TableShard } from "../../release-format/format.js";
+import type { FamilyRow, Manifest } from "../../release-format/format.js";
 import { hogOrthologs } from "../../src/release/hog-orthologs.js";
+import { allRows, openedManifest } from "../release-folder.js";
 import { hasSharedData } from "../shared-data.js";
 import { TEST_BUILD } from "./serve.js";
 
-const unpackr = new Unpackr({ useRecords: true });
-
-function families(name: string): { manifest: Manifest; families: FamilyRow[] } {
+async function families(name: string): Promise<{ manifest: Manifest; families: FamilyRow[] }> {
   const dir = join(TEST_BUILD, name);
-  const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
-  const rows = manifest.tables.families.shards.flatMap(
-    (h) => (unpackr.unpack(readFileSync(join(dir, "blobs", `${h}.msgpack`))) as TableShard<FamilyRow>).rows,
-  );
+  const manifest = await openedManifest(dir);
+  const rows = await allRows(dir, (m) => m.tables.families);
   return { manifest, families: rows };
 }
 
 const MIRROR: Record<string, string> = { "1:1": "1:1", "1:n": "m:1", "m:1": "1:n", "m:n": "m:n" };
 
 describe.each(["sim", ...(hasSharedData ? ["primates", "bacteria3"] : [])])("HOG-derived orthologs on %s", (name) => {
-  it("equal the compiler's familyPairs for every member of every family, types seen from the query", () => {
-    const { manifest, families: rows } = families(name);
+  it("equal the compiler's familyPairs for every member of every family, types seen from the query", async () => {
+    const { manifest, families: rows } = await families(name);
     const genomeOf = (entry: number) => manifest.genomes.findIndex((g) => entry >= g.firstEntry && entry < g.firstEntry + g.nrEntries);
     let proteins = 0;
     let pairs = 0;
@@ -57,8 +52,8 @@ describe.each(["sim", ...(hasSharedData ? ["primates", "bacteria3"] : [])])("HOG
     if (name !== "bacteria3") expect([...types].sort()).toEqual(["1:1", "1:n", "m:1", "m:n"]);
   });
 
-  it("gives nothing for a protein outside the family", () => {
-    const { families: rows } = families(name);
+  it("gives nothing for a protein outside the family", async () => {
+    const { families: rows } = await families(name);
     expect(hogOrthologs(rows[0], -1, () => 0)).toEqual([]);
   });
 });

@@ -8,17 +8,17 @@
  * family of 2,500 genomes.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { XMLValidator } from "fast-xml-parser";
-import { unpack } from "msgpackr";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { folderStorage } from "../../release-compiler/local/folder-storage.js";
-import type { FamilyRow, Manifest, TableShard } from "../../release-format/format.js";
+import type { FamilyRow, Manifest } from "../../release-format/format.js";
 import { createApp } from "../../src/app.js";
 import { familyHistory } from "../../src/release/family-history.js";
 import { HOG_TREE_LIMITS, hogTreeSvg } from "../../src/render/pictures/hog-tree.js";
+import { allRows, openedManifest } from "../release-folder.js";
 import { flatFamily, syntheticFamily } from "../synthetic-family.js";
 import { getJson, serveRelease, TEST_BUILD, type ServedRelease } from "./serve.js";
 
@@ -43,13 +43,10 @@ const DRAWING = {
 /** HTML attribute text back to text. */
 const unescape = (s: string): string => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 
-/** The family with the most members of a compiled release, read from its blobs. */
-function largestFamily(dir: string, manifest: Manifest): FamilyRow {
+/** The family with the most members of a compiled release, read from its packs. */
+async function largestFamily(dir: string): Promise<FamilyRow> {
   let best: FamilyRow | undefined;
-  for (const hash of manifest.tables.families.shards) {
-    const shard = unpack(readFileSync(resolve(dir, "blobs", `${hash}.msgpack`))) as TableShard<FamilyRow>;
-    for (const f of shard.rows) if (!best || f.members.length > best.members.length) best = f;
-  }
+  for (const f of await allRows(dir, (m) => m.tables.families)) if (!best || f.members.length > best.members.length) best = f;
   return best!;
 }
 
@@ -81,10 +78,10 @@ describe("the HOG drawing's bounds", () => {
     const releases = ["sim", "demo", "bacteria3", "primates"].filter((name) => existsSync(resolve(TEST_BUILD, name, "manifest.json")));
     for (const name of releases) {
       const dir = resolve(TEST_BUILD, name);
-      const manifest = JSON.parse(readFileSync(resolve(dir, "manifest.json"), "utf8")) as Manifest;
-      const family = largestFamily(dir, manifest);
+      const manifest = await openedManifest(dir);
+      const family = await largestFamily(dir);
       const level = widestLevel(manifest, family);
-      const app = createApp({ storage: () => folderStorage(dir, manifest) });
+      const app = createApp({ storage: () => folderStorage(dir) });
       const url = `http://in-process.test/api/hog/${encodeURIComponent(family.rootId)}/svg/?level=${encodeURIComponent(level)}`;
       const timed = async () => {
         const t0 = performance.now();
@@ -201,7 +198,7 @@ async function samplesOf(served: ServedRelease): Promise<Samples> {
   }
   const [record] = await getJson(`${base}/hog/${sample.orth_hog_id}/`);
   const dir = resolve(TEST_BUILD, "sim");
-  const family = largestFamily(dir, manifest);
+  const family = await largestFamily(dir);
   const { taxonomy } = manifest;
   const internalLevel = taxonomy.names.find((_, l) => taxonomy.genomes[l] < 0 && taxonomy.parents[l] >= 0)!;
   return {

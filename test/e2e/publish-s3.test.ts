@@ -2,7 +2,7 @@
  * Publishing to an S3-compatible store (issue 16), against a real S3 server on loopback
  * (s3rver, over real HTTP): `npm run publish -- --bucket --endpoint` and `npm run rollback`
  * run for real; an upload interrupted by the server going away leaves the pointer where it
- * was and a rerun completes, uploading only what is missing; a damaged blob in the bucket is
+ * was and a rerun completes, uploading only what is missing; a damaged pack in the bucket is
  * found from the one listing and replaced; wrong credentials are a clear error at once;
  * 5xx answers, cut connections and stalled requests are retried with backoff.
  */
@@ -13,18 +13,22 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
 import { HISTORY_KEY, currentRelease, publishRelease } from "../../release-compiler/local/publish.js";
 import { folderFiles } from "../../release-compiler/local/r2-loader.js";
+import { releasePacks } from "../../release-compiler/local/release-packs.js";
 import { s3Store } from "../../release-compiler/local/s3-store.js";
 import { md5Hex, type ReleaseStore } from "../../release-compiler/local/store.js";
-import { CURRENT_RELEASE_KEY, blobKey, manifestBlobs, manifestKey, type Manifest } from "../../release-format/format.js";
+import { CURRENT_RELEASE_KEY, manifestKey, packKey, type Manifest } from "../../release-format/format.js";
 import { S3_CREDENTIALS, startS3, type S3Server } from "./s3-server.js";
 import { TEST_BUILD } from "./serve.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const BUCKET = "orth-releases";
-const manifestOf = (name: string) => JSON.parse(readFileSync(resolve(TEST_BUILD, name, "manifest.json"), "utf8")) as Manifest;
-const [SIM, DEMO] = [manifestOf("sim"), manifestOf("demo")];
+const [SIM, DEMO] = [(await openReleaseFolder(resolve(TEST_BUILD, "sim"))).manifest, (await openReleaseFolder(resolve(TEST_BUILD, "demo"))).manifest];
+/** Every pack of a compiled test release, found by walking its trees. */
+const packsOf = async (release: string) => (await releasePacks(await folderFiles(resolve(TEST_BUILD, release)))).packs;
+const [SIM_PACKS, DEMO_PACKS] = [await packsOf("sim"), await packsOf("demo")];
 
 let directory: string;
 let s3: S3Server;
@@ -46,12 +50,12 @@ function npm(script: string, args: string[], env: Record<string, string> = S3_CR
   );
 }
 
-/** Every blob of a release is in the bucket with the right bytes. */
+/** Every pack of a release is in the bucket with the right bytes. */
 async function expectWhole(release: string, manifest: Manifest): Promise<void> {
-  const listing = await store.list("blobs/");
-  for (const hash of manifestBlobs(manifest)) {
-    const local = readFileSync(resolve(TEST_BUILD, release, "blobs", `${hash}.msgpack`));
-    expect(listing.get(blobKey(hash)), hash).toEqual({ size: local.length, md5: md5Hex(local) });
+  const listing = await store.list("packs/");
+  for (const name of await packsOf(release)) {
+    const local = readFileSync(resolve(TEST_BUILD, release, packKey(name)));
+    expect(listing.get(packKey(name)), name).toEqual({ size: local.length, md5: md5Hex(local) });
   }
   expect(new TextDecoder().decode((await store.get(manifestKey(manifest.name)))!)).toBe(readFileSync(resolve(TEST_BUILD, release, "manifest.json"), "utf8"));
 }
@@ -70,24 +74,26 @@ describe("npm run publish to an S3-compatible store", () => {
   it("publishes over the S3 API, verified, and a rerun uploads nothing", async () => {
     const first = await npm("publish", ["--release", resolve(TEST_BUILD, "sim")]);
     expect(first.code, first.stderr).toBe(0);
-    const blobs = manifestBlobs(SIM).length;
-    expect(first.stdout).toContain(`${SIM.name}: ${blobs} blobs, 0 already in bucket ${BUCKET} at ${s3.endpoint}, ${blobs} to upload`);
-    expect(first.stdout).toMatch(new RegExp(`${SIM.name}: ${blobs} of ${blobs} blobs uploaded \\(\\d+\\.\\d MB\\), all verified`));
+    const packs = SIM_PACKS.length;
+    expect(first.stdout).toContain(`${SIM.name}: ${packs} packs, 0 already in bucket ${BUCKET} at ${s3.endpoint}, ${packs} to upload`);
+    expect(first.stdout).toMatch(new RegExp(`${SIM.name}: ${packs} of ${packs} packs uploaded \\(\\d+\\.\\d MB\\), all verified`));
     expect(first.stdout).toContain(`${SIM.name} is current\n`);
     expect(await currentRelease(store)).toBe(SIM.name);
     await expectWhole("sim", SIM);
 
     const again = await npm("publish", ["--release", resolve(TEST_BUILD, "sim")]);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toContain(`${SIM.name}: 0 of ${blobs} blobs uploaded`);
+    expect(again.stdout).toContain(`${SIM.name}: 0 of ${packs} packs uploaded`);
   });
 
   it("an upload cut off by the server going away leaves the pointer; a rerun completes it", async () => {
-    const total = manifestBlobs(DEMO).length;
+    const total = DEMO_PACKS.length;
+    // The server stops (every connection cut) once half the packs of the demo have landed.
+    const landed = Math.floor(total / 2);
+    expect(landed).toBeGreaterThan(0);
     let puts = 0;
-    // The server stops (every connection cut) once 60 blobs of the demo have landed.
     s3.onPut((key) => {
-      if (key.startsWith("blobs/") && ++puts === 60) void s3.stop();
+      if (key.startsWith("packs/") && ++puts === landed) void s3.stop();
     });
     const cut = await npm("publish", ["--release", resolve(TEST_BUILD, "demo")]);
     expect(cut.code).toBe(1);
@@ -100,26 +106,27 @@ describe("npm run publish to an S3-compatible store", () => {
 
     const rerun = await npm("publish", ["--release", resolve(TEST_BUILD, "demo")]);
     expect(rerun.code, rerun.stderr).toBe(0);
-    const uploaded = Number(rerun.stdout.match(new RegExp(`${DEMO.name}: (\\d+) of ${total} blobs uploaded`))![1]);
+    const uploaded = Number(rerun.stdout.match(new RegExp(`${DEMO.name}: (\\d+) of ${total} packs uploaded`))![1]);
     expect(uploaded).toBeGreaterThan(0);
-    // Only what the interrupted run had not finished (the blobs the two releases share were there already).
-    expect(uploaded).toBeLessThanOrEqual(total - 60 + 8);
+    // Only what the interrupted run had not finished (the packs the two releases share were there already).
+    expect(uploaded).toBeLessThanOrEqual(total - landed + 8);
     expect(rerun.stdout).toContain(`${DEMO.name} is current (was ${SIM.name})`);
     await expectWhole("demo", DEMO);
   }, 60_000);
 
-  it("finds a damaged blob in the bucket from the listing and replaces it", async () => {
-    const victim = DEMO.tables.proteins.shards[0];
-    const good = readFileSync(resolve(TEST_BUILD, "demo", "blobs", `${victim}.msgpack`));
+  it("finds a damaged pack in the bucket from the listing and replaces it", async () => {
+    // The pack of the first chunk of the demo's proteins, a byte of that chunk changed.
+    const [victim, offset, length] = (await (await openReleaseFolder(resolve(TEST_BUILD, "demo"))).locate(DEMO.tables.proteins.tree, 0))!.ref;
+    const good = readFileSync(resolve(TEST_BUILD, "demo", packKey(victim)));
     const bad = new Uint8Array(good);
-    bad[bad.length >> 1] ^= 0x5a; // same size, other bytes
-    await store.put(blobKey(victim), bad, md5Hex(bad));
+    bad[offset + (length >> 1)] ^= 0x5a; // same size, other bytes
+    await store.put(packKey(victim), bad, md5Hex(bad));
 
     const repaired = await npm("publish", ["--release", resolve(TEST_BUILD, "demo")]);
     expect(repaired.code, repaired.stderr).toBe(0);
     expect(repaired.stdout).toContain("(1 there damaged, to be replaced), 1 to upload");
-    expect(repaired.stdout).toContain(`${DEMO.name}: 1 of ${manifestBlobs(DEMO).length} blobs uploaded`);
-    const back = (await store.get(blobKey(victim)))!;
+    expect(repaired.stdout).toContain(`${DEMO.name}: 1 of ${DEMO_PACKS.length} packs uploaded`);
+    const back = (await store.get(packKey(victim)))!;
     expect(createHash("sha256").update(back).digest("hex").startsWith(victim)).toBe(true);
   });
 
@@ -163,24 +170,26 @@ describe("retries against a flaky store", () => {
   beforeAll(async () => {
     backendDir = mkdtempSync(join(tmpdir(), "orth-s3-flaky-"));
     backend = await startS3(backendDir, BUCKET);
-    // In front of an empty S3 server: every 6th request answered 503, every 13th cut before
-    // it is answered, every 17th left hanging past the client's time limit; the rest pass through.
+    // In front of an empty S3 server: every 5th request answered 503, every 7th cut before it
+    // is answered, every 11th left hanging past the client's time limit; the rest pass through.
+    // (Often enough that a release of a few dozen packs, a few dozen requests, meets each fault
+    // several times.)
     proxy = createServer((req, res) => {
       const n = ++requests;
       const body: Buffer[] = [];
       req.on("data", (c: Buffer) => body.push(c));
       req.on("end", () => {
-        if (n % 6 === 0) {
+        if (n % 5 === 0) {
           faults.status503 += 1;
           res.writeHead(503, { "Content-Type": "application/xml" }).end("<Error><Code>ServiceUnavailable</Code><Message>Please reduce your request rate.</Message></Error>");
           return;
         }
-        if (n % 13 === 0) {
+        if (n % 7 === 0) {
           faults.reset += 1;
           req.socket.destroy();
           return;
         }
-        if (n % 17 === 0) {
+        if (n % 11 === 0) {
           faults.stalled += 1;
           setTimeout(() => res.destroy(), 3_000);
           return;
@@ -209,7 +218,7 @@ describe("retries against a flaky store", () => {
     const result = await publishRelease(flaky, await folderFiles(resolve(TEST_BUILD, "sim")), {
       retry: { baseDelayMs: 20, attempts: 10, onRetry: () => (retried += 1) },
     });
-    expect(result).toMatchObject({ name: SIM.name, previous: null, uploaded: manifestBlobs(SIM).length });
+    expect(result).toMatchObject({ name: SIM.name, previous: null, packs: SIM_PACKS.length, uploaded: SIM_PACKS.length });
     expect(faults.status503).toBeGreaterThan(5);
     expect(faults.reset).toBeGreaterThan(2);
     expect(faults.stalled).toBeGreaterThan(2);
@@ -217,10 +226,10 @@ describe("retries against a flaky store", () => {
     expect(retried).toBe(faults.status503 + faults.reset + faults.stalled);
     const direct = s3Store({ endpoint: backend.endpoint, bucket: BUCKET, accessKeyId: "S3RVER", secretAccessKey: "S3RVER" });
     expect(await currentRelease(direct)).toBe(SIM.name);
-    const listing = await direct.list("blobs/");
-    for (const hash of manifestBlobs(SIM)) {
-      const local = readFileSync(resolve(TEST_BUILD, "sim", "blobs", `${hash}.msgpack`));
-      expect(listing.get(blobKey(hash)), hash).toEqual({ size: local.length, md5: md5Hex(local) });
+    const listing = await direct.list("packs/");
+    for (const name of SIM_PACKS) {
+      const local = readFileSync(resolve(TEST_BUILD, "sim", packKey(name)));
+      expect(listing.get(packKey(name)), name).toEqual({ size: local.length, md5: md5Hex(local) });
     }
   }, 60_000);
 });

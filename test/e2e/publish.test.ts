@@ -11,16 +11,17 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
 import { folderFiles } from "../../release-compiler/local/r2-loader.js";
 import { HISTORY_KEY, PublishError, currentRelease, publishRelease, rollbackRelease } from "../../release-compiler/local/publish.js";
 import { r2Store, type R2BucketLike, type ReleaseStore } from "../../release-compiler/local/store.js";
-import { CURRENT_RELEASE_KEY, blobKey, type Manifest } from "../../release-format/format.js";
+import { CURRENT_RELEASE_KEY, packKey, type ManifestFile } from "../../release-format/format.js";
+import { openedManifest } from "../release-folder.js";
 import { TEST_BUILD } from "./serve.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const run = promisify(execFile);
-const manifestOf = (name: string) => JSON.parse(readFileSync(resolve(TEST_BUILD, name, "manifest.json"), "utf8")) as Manifest;
-const [OLD, NEW] = [manifestOf("sim"), manifestOf("demo")];
+const [OLD, NEW] = [await openedManifest(resolve(TEST_BUILD, "sim")), await openedManifest(resolve(TEST_BUILD, "demo"))];
 
 let mf: Miniflare;
 type Bucket = Awaited<ReturnType<Miniflare["getR2Bucket"]>>;
@@ -84,7 +85,7 @@ async function referenceAnswers(): Promise<Map<string, string>> {
 describe("publish and rollback", () => {
   it("switches whole releases under concurrent requests, and keeps older ones servable by name", async () => {
     const first = await publishRelease(store, await folderFiles(resolve(TEST_BUILD, "sim")));
-    expect(first).toMatchObject({ name: OLD.name, previous: null, uploaded: first.blobs });
+    expect(first).toMatchObject({ name: OLD.name, previous: null, uploaded: first.packs });
     const oldAnswers = await referenceAnswers();
     const second = await publishRelease(store, await folderFiles(resolve(TEST_BUILD, "demo")));
     expect(second).toMatchObject({ name: NEW.name, previous: OLD.name });
@@ -137,30 +138,32 @@ describe("publish and rollback", () => {
     expect(JSON.parse(await (await bucket.get(HISTORY_KEY))!.text())).toEqual({ releases: [OLD.name, NEW.name] });
   });
 
-  it("never switches to a release that does not verify, and repairs a damaged blob it finds", async () => {
+  it("never switches to a release that does not verify, and repairs a damaged pack it finds", async () => {
     const dir = mkdtempSync(join(tmpdir(), "orth-publish-"));
     try {
-      // A local blob whose bytes no longer match its name: refused before anything is switched.
+      // A local pack whose bytes no longer match its name (a byte of a chunk of the proteins
+      // table flipped): refused before anything is switched.
       const copy = join(dir, "sim-copy");
       cpSync(resolve(TEST_BUILD, "sim"), copy, { recursive: true });
-      const manifest = JSON.parse(readFileSync(join(copy, "manifest.json"), "utf8")) as Manifest;
+      const manifest = JSON.parse(readFileSync(join(copy, "manifest.json"), "utf8")) as ManifestFile;
       const renamed = { ...manifest, name: "Tampered.Copy" };
       writeFileSync(join(copy, "manifest.json"), JSON.stringify(renamed));
-      const victim = manifest.tables.proteins.shards[0];
-      await mf.getR2Bucket("RELEASES").then((b) => b.delete(blobKey(victim)));
-      const file = join(copy, "blobs", `${victim}.msgpack`);
+      const [victim, offset, length] = (await (await openReleaseFolder(copy)).locate(OLD.tables.proteins.tree, 0))!.ref;
+      await mf.getR2Bucket("RELEASES").then((b) => b.delete(packKey(victim)));
+      const file = join(copy, packKey(victim));
       const bytes = readFileSync(file);
-      bytes[bytes.length - 1] ^= 0xff;
+      bytes[offset + length - 1] ^= 0xff;
       writeFileSync(file, bytes);
-      await expect(publishRelease(store, await folderFiles(copy))).rejects.toThrow(new RegExp(`${victim}.*does not match its hash`));
+      await expect(publishRelease(store, await folderFiles(copy))).rejects.toThrow(new RegExp(`${victim}.*does not match its name`));
       expect(await currentRelease(store)).toBe(NEW.name);
 
-      // A blob in the bucket cut short (a damaged earlier upload): replaced, then verified.
-      const good = readFileSync(resolve(TEST_BUILD, "sim", "blobs", `${victim}.msgpack`));
-      await bucket.put(blobKey(victim), new Uint8Array(good.subarray(0, 10)));
+      // A pack in the bucket cut short (a damaged earlier upload): replaced, then verified.
+      const good = readFileSync(resolve(TEST_BUILD, "sim", packKey(victim)));
+      await bucket.put(packKey(victim), new Uint8Array(good.subarray(0, 10)));
       const republished = await publishRelease(store, await folderFiles(resolve(TEST_BUILD, "sim")));
       expect(republished.uploaded).toBe(1);
-      expect((await bucket.head(blobKey(victim)))!.size).toBe(good.length);
+      expect(republished.replaced).toBe(1);
+      expect((await bucket.head(packKey(victim)))!.size).toBe(good.length);
 
       // A release name stands for one manifest forever.
       const clash = join(dir, "clash");
@@ -180,7 +183,7 @@ describe("npm run publish / npm run rollback", () => {
     const npm = (args: string[]) => run("npm", ["run", "--silent", ...args], { cwd: ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
     try {
       const published = await npm(["publish", "--", "--release", resolve(TEST_BUILD, "sim"), "--state", state]);
-      expect(published.stdout).toMatch(new RegExp(`${OLD.name}: \\d+ of \\d+ blobs uploaded .*all verified`));
+      expect(published.stdout).toMatch(new RegExp(`${OLD.name}: \\d+ of \\d+ packs uploaded .*all verified`));
       expect((await npm(["publish", "--", "--release", resolve(TEST_BUILD, "demo"), "--state", state])).stdout).toContain(`${NEW.name} is current (was ${OLD.name})`);
       expect((await npm(["rollback", "--", "--state", state])).stdout).toContain(`rolled back: ${OLD.name} is current (was ${NEW.name})`);
       const failed = await npm(["rollback", "--", "--state", state]).then(

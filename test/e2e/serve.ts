@@ -1,12 +1,12 @@
 /**
  * Serves a compiled test release over real HTTP on loopback: the deployable worker bundle
- * (built by the global setup) inside workerd through plain Miniflare, the release's blobs in
+ * (built by the global setup) inside workerd through plain Miniflare, the release's packs in
  * its R2 bucket.
  */
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll } from "vitest";
+import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
 import { folderFiles, loadRelease } from "../../release-compiler/local/r2-loader.js";
 import type { Manifest } from "../../release-format/format.js";
 import { jsonClient } from "../json-client.js";
@@ -34,7 +34,7 @@ export async function serveRelease(name: string, bindings: Record<string, string
   });
   const dir = resolve(TEST_BUILD, name);
   await loadRelease((await mf.getR2Bucket("RELEASES")) as never, await folderFiles(dir), { makeCurrent: true });
-  const manifest = JSON.parse(await readFile(resolve(dir, "manifest.json"), "utf8")) as Manifest;
+  const { manifest } = await openReleaseFolder(dir);
   const origin = (await mf.ready).origin;
   return { base: `${origin}/api`, origin, manifest, mf, dispose: () => mf.dispose() };
 }

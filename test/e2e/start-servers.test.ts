@@ -7,19 +7,19 @@
  * made current there.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readManifestFile } from "../../release-compiler/local/folder-storage.js";
 import { stateFor } from "../../release-compiler/local/state.js";
-import type { Manifest } from "../../release-format/format.js";
 import { TEST_BUILD } from "./serve.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const run = promisify(execFile);
 const TTL_SECONDS = 1;
 const env = { ...process.env, RELEASE_POINTER_TTL_SECONDS: String(TTL_SECONDS), WRANGLER_SEND_METRICS: "false" };
-const nameOf = (release: string) => (JSON.parse(readFileSync(resolve(TEST_BUILD, release, "manifest.json"), "utf8")) as Manifest).name;
+const nameOf = (release: string) => readManifestFile(resolve(TEST_BUILD, release)).name;
 const DEMO = nameOf("demo");
 const SIM = nameOf("sim");
 // Ports of this test only; their default states are .wrangler/state-<port>, removed before and after.

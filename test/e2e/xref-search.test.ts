@@ -9,11 +9,13 @@
  */
 import { readFileSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
-import { unpack } from "msgpackr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileRelease } from "../../release-compiler/compile.js";
+import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
 import { XREF_SEARCH_LAYOUT } from "../../release-compiler/write/xref-search.js";
-import { SEQ_MATCH_CODES, type KeyIndexLeaf, type TableShard, type XrefGram, type XrefSearchRow } from "../../release-format/format.js";
+import { entryCovering, entryRef, walkTree } from "../../release-format/directory.js";
+import { SEQ_MATCH_CODES, type ChunkRef, type ChunkTree, type DirectoryPage, type KeyIndexLeaf, type XrefGram, type XrefSearchRow } from "../../release-format/format.js";
+import type { Release } from "../../src/release/release.js";
 import { checkResponse, loadSchema, type OpenApiDocument } from "../openapi-check.js";
 import { data, hasSharedData, warnWithoutSharedData } from "../shared-data.js";
 import { parseFasta, parseTsv } from "./oracle.js";
@@ -166,37 +168,71 @@ function randomQueries(ids: string[], n: number, seed: number): string[] {
   return out;
 }
 
-/** The compiled search table and gram leaves, read from the release files. */
-function compiledIndex(dir: string, served: ServedRelease) {
-  const ref = served.manifest.xrefSearch;
-  const blob = <T>(hash: string) => unpack(readFileSync(resolve(dir, "blobs", `${hash}.msgpack`))) as T;
-  const rows = ref.rows.shards.flatMap((h) => blob<TableShard<XrefSearchRow>>(h).rows);
-  const grams = ref.grams.leaves.flatMap(([, h]) => {
-    const leaf = blob<KeyIndexLeaf<XrefGram>>(h);
-    return leaf.keys.map((k, i) => [k, leaf.values[i]] as const);
-  });
-  return { ref, rows, grams: new Map(grams) };
+/**
+ * The compiled search table and gram leaves, read from the release files as the worker reads
+ * them (the release opened here, apart from the served one, to find the chunks of a lookup).
+ */
+async function compiledIndex(dir: string) {
+  const release = await openReleaseFolder(dir);
+  const ref = release.manifest.xrefSearch;
+  const rows: XrefSearchRow[] = [];
+  for await (const row of await release.rows(ref.rows, 0, ref.rows.rows)) rows.push(row);
+  const leafRefs: ChunkRef[] = [];
+  await walkTree(ref.grams.tree, (page) => release.chunk<DirectoryPage>(page), (chunk, isPage) => void (isPage || leafRefs.push(chunk)));
+  const grams: Array<readonly [string, XrefGram]> = [];
+  for (const leafRef of leafRefs) {
+    const leaf = await release.chunk<KeyIndexLeaf<XrefGram>>(leafRef);
+    grams.push(...leaf.keys.map((k, i) => [k, leaf.values[i]] as const));
+  }
+  expect(rows.length).toBe(ref.rows.rows);
+  expect(grams.length).toBe(ref.grams.keys);
+  return { ref, release, rows, grams: new Map(grams) };
 }
 
 /**
- * The documented bound on the blob reads of a query: the gram leaves holding the grams its three
- * probes (at the start, middle and end of the query) may look up, 3 to `maxGram` characters;
- * plus the row shards of the candidates, which are among the rows holding every gram with
- * postings that the probes end on (all rows when none does).
+ * The chunks (by hash) a lookup of `key` in a tree reads: the directory pages below the root on
+ * its way down, then the chunk covering the key.
  */
-function readBound(served: ServedRelease, rows: Searchable[], grams: Map<string, XrefGram>, query: string): number {
-  const ref = served.manifest.xrefSearch;
+async function chunksOnPath<Start extends number | string>(release: Release, tree: ChunkTree<Start>, key: Start): Promise<string[]> {
+  const out: string[] = [];
+  let page = tree.root;
+  for (;;) {
+    const i = entryCovering(page, key);
+    if (i < 0) return out;
+    const ref = entryRef(page, i);
+    out.push(ref[3]);
+    if (page.level === 0) return out;
+    page = await release.chunk<DirectoryPage<Start>>(ref);
+  }
+}
+
+/**
+ * The documented bound on the reads of a query: the gram leaves holding the grams its three
+ * probes (at the start, middle and end of the query) may look up, 3 to `maxGram` characters
+ * (and the directory pages on the way to any gram of the query, when the gram tree has pages);
+ * plus the row chunks of the candidates (and their pages), which are among the rows holding
+ * every gram with postings that the probes end on (all rows when none does). Each chunk counts
+ * once: a chunk is read at most once per request, and adjacent ones may share a range read.
+ */
+async function readBound(index: CompiledIndex, rows: Searchable[], query: string): Promise<number> {
+  const { ref, release, grams } = index;
   const q = Array.from(query.toLowerCase());
   if (q.length < 3 || Array.from(query).length < 3) return 0;
   const last = q.length - 3;
   const starts = [...new Set([0, Math.floor(last / 2), last])];
-  const firstKeys = ref.grams.leaves.map(([k]) => k);
-  const leaves = new Set<number>();
+  const chunks = new Set<string>();
+  const add = (hashes: string[]) => hashes.forEach((h) => chunks.add(h));
+  if (ref.grams.tree.depth > 1) {
+    // Every lookup walks the pages, also those of the starts between the probes.
+    for (let s = 0; s <= last; s++) {
+      for (let k = 3; k <= Math.min(ref.maxGram, q.length - s); k++) add((await chunksOnPath(release, ref.grams.tree, q.slice(s, s + k).join(""))).slice(0, -1));
+    }
+  }
   const found: string[] = [];
   for (const s of starts) {
     for (let k = 3; k <= Math.min(ref.maxGram, q.length - s); k++) {
       const gram = q.slice(s, s + k).join("");
-      leaves.add(firstKeys.filter((f) => f <= gram).length - 1);
+      add(await chunksOnPath(release, ref.grams.tree, gram));
       const entry = grams.get(gram);
       if (!entry) break;
       if (entry[1] !== null) {
@@ -205,12 +241,13 @@ function readBound(served: ServedRelease, rows: Searchable[], grams: Map<string,
       }
     }
   }
-  const shards = new Set<number>();
-  rows.forEach((r, i) => {
-    if (found.every((g) => r.lower.includes(g))) shards.add(Math.floor(i / ref.rows.rowsPerShard));
-  });
-  return leaves.size + shards.size;
+  for (let i = 0; i < rows.length; i++) {
+    if (found.every((g) => rows[i].lower.includes(g))) add(await chunksOnPath(release, ref.rows.tree, i));
+  }
+  return chunks.size;
 }
+
+type CompiledIndex = Awaited<ReturnType<typeof compiledIndex>>;
 
 /** The answer the interface expects for a scan's hits. */
 function rendered(served: ServedRelease, hits: Searchable[]) {
@@ -261,13 +298,14 @@ async function coldReads(served: ServedRelease, query: string): Promise<number> 
  * is the one documented approximation: a query longer than `maxGram` whose every probe ends on
  * a common gram of `maxGram` characters; those are returned.
  */
-async function checkQueries(served: ServedRelease, rows: Searchable[], grams: Map<string, XrefGram>, queries: string[]): Promise<string[]> {
+async function checkQueries(served: ServedRelease, rows: Searchable[], index: CompiledIndex, queries: string[]): Promise<string[]> {
+  const { grams } = index;
   const { maxHits, maxGram } = served.manifest.xrefSearch;
   const approximated: string[] = [];
   for (const query of queries) {
     const expected = scan(rows, query, maxHits);
     const got = await ask(served, query);
-    expect(got.reads, `${query}: blob reads`).toBeLessThanOrEqual(readBound(served, rows, grams, query));
+    expect(got.reads, `${query}: blob reads`).toBeLessThanOrEqual(await readBound(index, rows, query));
     if (got.status === 400) {
       expect(got.body, query).toEqual([`Query too unspecific. Matches >${maxHits} elements`]);
       if (!expected.tooMany) {
@@ -293,7 +331,7 @@ async function checkQueries(served: ServedRelease, rows: Searchable[], grams: Ma
 describe("xref search on the simulated release", () => {
   let served: ServedRelease;
   let scanned: ReturnType<typeof scanInputs>;
-  let index: ReturnType<typeof compiledIndex>;
+  let index: CompiledIndex;
   let doc: OpenApiDocument;
 
   beforeAll(async () => {
@@ -304,7 +342,7 @@ describe("xref search on the simulated release", () => {
       xrefs: [resolve(SIM_INPUT, "annotations/xrefs.tsv")],
       uniprot: [resolve(SIM_INPUT, "annotations/uniprot.txt")],
     });
-    index = compiledIndex(resolve(TEST_BUILD, "sim"), served);
+    index = await compiledIndex(resolve(TEST_BUILD, "sim"));
     doc = await loadSchema(served.base);
   });
   afterAll(() => served?.dispose());
@@ -323,18 +361,18 @@ describe("xref search on the simulated release", () => {
     const got = await ask(served, id);
     expect(got.status).toBe(200);
     expect(got.reads).toBeGreaterThan(0);
-    expect(got.reads).toBeLessThanOrEqual(readBound(served, scanned.rows, index.grams, id));
+    expect(got.reads).toBeLessThanOrEqual(await readBound(index, scanned.rows, id));
     expect(got.reads).toBeLessThanOrEqual(6);
   });
 
   it("answers random substrings of input ids, in any case, as the scan does", async () => {
     const queries = randomQueries(scanned.inputIds, 250, 11);
-    expect(await checkQueries(served, scanned.rows, index.grams, queries)).toEqual([]);
+    expect(await checkQueries(served, scanned.rows, index, queries)).toEqual([]);
   });
 
   it("answers broad queries in full, sorted by (xref, entry_nr), one item per (xref, entry_nr)", async () => {
     const queries = ["SIM", "sim", "_HUMAN", "np_00", "IPR", "pf0", "HUMAN", "000", "SIMF1", "orthid", "sourceid"];
-    expect(await checkQueries(served, scanned.rows, index.grams, queries)).toEqual([]);
+    expect(await checkQueries(served, scanned.rows, index, queries)).toEqual([]);
     const all = (await ask(served, "SIM")).body;
     expect(all.length).toBeGreaterThan(1000);
     checkResponse(doc, "GET", "/xref/", 200, all);
@@ -364,7 +402,7 @@ describe("xref search on the simulated release", () => {
       expect([got.status, got.body, got.reads], String(q)).toEqual([200, [], 0]);
     }
     const literal = ["1.1", "0.2", ".10", ".*", "...", "(.*)", "^SIM", "SIM$", "a|b", "[a-z]", "\\d+", "S.M", "%25", "+++", "ÄÖÜ", "İSIM", "sim💥", "😀😀😀", "simf%", " SIM"];
-    expect(await checkQueries(served, scanned.rows, index.grams, literal)).toEqual([]);
+    expect(await checkQueries(served, scanned.rows, index, literal)).toEqual([]);
     // `.` is a character, not a wildcard: Gene3D ids hold `1.1`, but `S.M` matches nothing.
     expect((await ask(served, "1.1")).body.length).toBeGreaterThan(0);
     expect((await ask(served, "S.M")).body).toEqual([]);
@@ -389,9 +427,9 @@ describe("xref search on the simulated release", () => {
     for (const id of ["SIMHUMANP000001", "A3R9C7", "Y0000_HUMAN", "NP_001004711.2", "SIMF16A", "IPR002048", "HUMAN00042"]) {
       const reads = await coldReads(served, id);
       expect(reads, id).toBeGreaterThan(0);
-      expect(reads, id).toBeLessThanOrEqual(Math.min(5, readBound(served, scanned.rows, index.grams, id)));
+      expect(reads, id).toBeLessThanOrEqual(Math.min(5, await readBound(index, scanned.rows, id)));
     }
-    for (const q of ["SIM", "np_00", "0.2", "humanp0001"]) expect(await coldReads(served, q), q).toBeLessThanOrEqual(readBound(served, scanned.rows, index.grams, q));
+    for (const q of ["SIM", "np_00", "0.2", "humanp0001"]) expect(await coldReads(served, q), q).toBeLessThanOrEqual(await readBound(index, scanned.rows, q));
   });
 });
 
@@ -399,7 +437,7 @@ describe("xref search on a release compiled with a limit of 300 hits", () => {
   const LIMIT = 300;
   let served: ServedRelease;
   let scanned: ReturnType<typeof scanInputs>;
-  let index: ReturnType<typeof compiledIndex>;
+  let index: CompiledIndex;
   let doc: OpenApiDocument;
   const dir = resolve(TEST_BUILD, "xref-narrow");
 
@@ -419,7 +457,7 @@ describe("xref search on a release compiled with a limit of 300 hits", () => {
       xrefs: [resolve(SIM_INPUT, "annotations/xrefs.tsv")],
       uniprot: [resolve(SIM_INPUT, "annotations/uniprot.txt")],
     });
-    index = compiledIndex(dir, served);
+    index = await compiledIndex(dir);
     doc = await loadSchema(served.base);
   });
   afterAll(async () => {
@@ -450,7 +488,7 @@ describe("xref search on a release compiled with a limit of 300 hits", () => {
 
   it("answers random substrings as the scan does, across common and rare grams", async () => {
     const queries = [...randomQueries(scanned.inputIds, 250, 23), "SIMHUMANP0001", "simhumanp000", "SIMF16", "simf16a", "np_0012", "HUMAN0012"];
-    const approximated = await checkQueries(served, scanned.rows, index.grams, queries);
+    const approximated = await checkQueries(served, scanned.rows, index, queries);
     // The approximation stays rare: long queries made only of common 6-grams.
     expect(approximated.length).toBeLessThanOrEqual(3);
   });
@@ -459,7 +497,7 @@ describe("xref search on a release compiled with a limit of 300 hits", () => {
 describe.runIf(hasSharedData)("xref search on primates-chr12", () => {
   let served: ServedRelease;
   let scanned: ReturnType<typeof scanInputs>;
-  let index: ReturnType<typeof compiledIndex>;
+  let index: CompiledIndex;
   const dir = data("primates-chr12");
 
   beforeAll(async () => {
@@ -470,7 +508,7 @@ describe.runIf(hasSharedData)("xref search on primates-chr12", () => {
       xrefs: [resolve(dir, "annotations/HUMAN.xrefs.tsv")],
       uniprot: [],
     });
-    index = compiledIndex(resolve(TEST_BUILD, "primates"), served);
+    index = await compiledIndex(resolve(TEST_BUILD, "primates"));
   });
   afterAll(() => served?.dispose());
 
@@ -483,15 +521,15 @@ describe.runIf(hasSharedData)("xref search on primates-chr12", () => {
 
   it("answers random substrings of input ids as the scan does", async () => {
     const queries = [...randomQueries(scanned.inputIds, 200, 5), "ENSG00000120645", "rad52", "NM_00", "ens", "000", "HUMAN00042"];
-    expect(await checkQueries(served, scanned.rows, index.grams, queries)).toEqual([]);
+    expect(await checkQueries(served, scanned.rows, index, queries)).toEqual([]);
   });
 
   it("stays within the bound on a cold isolate: a few reads for a whole id", async () => {
     for (const id of ["ENSG00000120645", "ENSG00000120645.12", "RAD52", "B7Z2G8", "HUMAN00042", "ENSPTRG00000023122"]) {
       const reads = await coldReads(served, id);
       expect(reads, id).toBeGreaterThan(0);
-      expect(reads, id).toBeLessThanOrEqual(Math.min(5, readBound(served, scanned.rows, index.grams, id)));
+      expect(reads, id).toBeLessThanOrEqual(Math.min(5, await readBound(index, scanned.rows, id)));
     }
-    for (const q of ["ens", "0645", "G000001"]) expect(await coldReads(served, q), q).toBeLessThanOrEqual(readBound(served, scanned.rows, index.grams, q));
+    for (const q of ["ens", "0645", "G000001"]) expect(await coldReads(served, q), q).toBeLessThanOrEqual(await readBound(index, scanned.rows, q));
   });
 });

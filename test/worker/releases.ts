@@ -1,6 +1,8 @@
 import { env } from "cloudflare:test";
 import { loadRelease, type ReleaseFiles } from "../../release-compiler/local/r2-loader.js";
 import type { Manifest } from "../../release-format/format.js";
+import { openManifest } from "../../src/release/release.js";
+import { r2Storage } from "../../src/release/storage.js";
 
 /** Node-side binding serving `build/test/…` (see vitest.config.ts). */
 const files = env.RELEASE_FILES;
@@ -20,7 +22,7 @@ export async function useRelease(dir: string, makeCurrent = false): Promise<{ ma
     text: async (path) => (await fetchFile(`${dir}/${path}`)).text(),
     bytes: async (path) => new Uint8Array(await (await fetchFile(`${dir}/${path}`)).arrayBuffer()),
   };
-  await loadRelease(env.RELEASES, source, { makeCurrent });
-  const manifest = JSON.parse(await source.text("manifest.json")) as Manifest;
+  const { name } = await loadRelease(env.RELEASES, source, { makeCurrent });
+  const manifest = await openManifest(r2Storage(env.RELEASES), name);
   return { manifest, base: `http://orth.test/release/${manifest.name}/api` };
 }

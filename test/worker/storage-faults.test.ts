@@ -1,14 +1,16 @@
 /**
- * Storage faults inside workerd: a missing blob, a blob whose bytes do not match its hash, a
- * blob cut short, an unreachable bucket, and a release that is not published. Each answers 503
+ * Storage faults inside workerd: a missing pack, a chunk whose bytes do not match its hash, a
+ * pack cut short, an unreachable bucket, and a release that is not published. Each answers 503
  * (or a SOAP Server fault) with a clear detail and `Cache-Control: no-store`, is logged, is
- * never cached, and requests that need other blobs keep working.
+ * never cached, and requests that need other packs keep working.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app.js";
-import type { ReleaseStorage } from "../../src/release/storage.js";
-import { blobKey, type Manifest } from "../../release-format/format.js";
+import { createBlobCache } from "../../src/release/blob-cache.js";
+import { releaseView } from "../../src/release/release.js";
+import { r2Storage, type ReleaseStorage } from "../../src/release/storage.js";
+import { packKey, type ChunkRef, type Manifest } from "../../release-format/format.js";
 import { get, getJson } from "./http.js";
 import { useRelease } from "./releases.js";
 
@@ -19,9 +21,15 @@ beforeAll(async () => {
   ({ manifest, base } = await useRelease("sim"));
 });
 
-/** The sequence shard holding an entry; protein records need it, protein lists do not. */
-const sequenceShard = (entry: number) =>
-  manifest.tables.sequences.shards[Math.floor((entry - 1) / manifest.tables.sequences.rowsPerShard)];
+/**
+ * The chunk of the sequences table holding an entry, `[pack, offset, length, hash]`; protein
+ * records need it, protein lists do not. Found through a view of its own (its own cache), so
+ * the worker's isolate cache is left as it was.
+ */
+const sequenceChunk = async (entry: number): Promise<ChunkRef> =>
+  (await releaseView(r2Storage(env.RELEASES), createBlobCache(), manifest).locate(manifest.tables.sequences.tree, entry - 1))!.ref;
+
+const packBytes = async (pack: string) => new Uint8Array(await (await env.RELEASES.get(packKey(pack)))!.arrayBuffer());
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -36,40 +44,45 @@ async function expect503(url: string, detail: RegExp) {
 }
 
 describe("storage faults", () => {
-  it("answers 503 for a missing blob, and recovers once it is back", async () => {
-    const hash = sequenceShard(1);
-    const original = await (await env.RELEASES.get(blobKey(hash)))!.arrayBuffer();
-    await env.RELEASES.delete(blobKey(hash));
-    await expect503(`${base}/protein/1/`, new RegExp(`missing \\(blob ${hash}\\)`));
-    // The protein list needs no sequence shard and still works.
+  it("answers 503 for a missing pack, and recovers once it is back", async () => {
+    const [pack] = await sequenceChunk(1);
+    const original = await packBytes(pack);
+    await env.RELEASES.delete(packKey(pack));
+    await expect503(`${base}/protein/1/`, new RegExp(`missing \\(pack ${pack}\\)`));
+    // The protein list needs no sequence chunk and still works.
     const list = await get(`${base}/genome/${manifest.genomes[0].code}/proteins/`);
     expect(list.status).toBe(200);
     expect(((await list.json()) as unknown[]).length).toBe(Math.min(100, manifest.genomes[0].nrEntries));
-    await env.RELEASES.put(blobKey(hash), original);
+    await env.RELEASES.put(packKey(pack), original);
     expect((await getJson(`${base}/protein/1/`)).entry_nr).toBe(1);
   });
 
-  it("answers 503 for a blob whose content does not match its hash", async () => {
+  it("answers 503 for a chunk whose content does not match its hash", async () => {
     const last = manifest.counts.proteins;
-    const hash = sequenceShard(last);
-    const original = new Uint8Array(await (await env.RELEASES.get(blobKey(hash)))!.arrayBuffer());
+    const [pack, offset, length, hash] = await sequenceChunk(last);
+    // Not the chunk an earlier test read (the isolate holds that one).
+    expect(hash).not.toBe((await sequenceChunk(1))[3]);
+    const original = await packBytes(pack);
     const tampered = original.slice();
-    tampered[tampered.length - 1] ^= 0xff;
-    await env.RELEASES.put(blobKey(hash), tampered);
-    await expect503(`${base}/protein/${last}/`, new RegExp(`corrupt \\(blob ${hash}\\)`));
-    await env.RELEASES.put(blobKey(hash), original);
+    tampered[offset + length - 1] ^= 0xff;
+    await env.RELEASES.put(packKey(pack), tampered);
+    await expect503(`${base}/protein/${last}/`, new RegExp(`corrupt \\(pack ${pack}, chunk ${hash}\\)`));
+    await env.RELEASES.put(packKey(pack), original);
     expect((await getJson(`${base}/protein/${last}/`)).entry_nr).toBe(last);
   });
 
-  it("answers 503 for a blob cut short, logs it, and does not cache the failure", async () => {
+  it("answers 503 for a pack cut short, logs it, and does not cache the failure", async () => {
     const entry = manifest.genomes[1].firstEntry;
-    const hash = sequenceShard(entry);
-    const original = new Uint8Array(await (await env.RELEASES.get(blobKey(hash)))!.arrayBuffer());
-    await env.RELEASES.put(blobKey(hash), original.slice(0, Math.floor(original.length / 2)));
+    const [pack, offset, length, hash] = await sequenceChunk(entry);
+    // Not a chunk an earlier test read (the isolate holds those).
+    expect([(await sequenceChunk(1))[3], (await sequenceChunk(manifest.counts.proteins))[3]]).not.toContain(hash);
+    const original = await packBytes(pack);
+    // The pack ends halfway through the entry's chunk.
+    await env.RELEASES.put(packKey(pack), original.slice(0, offset + Math.floor(length / 2)));
     const logged = vi.spyOn(console, "error");
-    await expect503(`${base}/protein/${entry}/`, new RegExp(`corrupt \\(blob ${hash}\\)`));
-    expect(logged.mock.calls.map((call) => String(call[0]))).toContain(`blob ${hash}: content does not match its hash`);
-    await env.RELEASES.put(blobKey(hash), original);
+    await expect503(`${base}/protein/${entry}/`, new RegExp(`corrupt \\(pack ${pack}, chunk ${hash}\\)`));
+    expect(logged.mock.calls.map((call) => String(call[0]))).toContain(`pack ${pack} at ${offset}: the chunk does not match its hash ${hash}`);
+    await env.RELEASES.put(packKey(pack), original);
     const res = await get(`${base}/protein/${entry}/`);
     expect(res.status).toBe(200);
     expect(res.headers.get("X-Cache")).toBe("MISS");
@@ -90,7 +103,7 @@ describe("storage faults", () => {
       await waitOnExecutionContext(ctx);
       return res;
     };
-    // A protein whose shards no earlier request read, so the isolate cache cannot answer it.
+    // A protein whose chunks no earlier request read, so the isolate cache cannot answer it.
     const entry = Math.floor(manifest.counts.proteins / 2) + 7;
     const rest = await call(new Request(`${base}/protein/${entry}/`));
     expect(rest.status).toBe(503);

@@ -1,0 +1,158 @@
+/**
+ * Packs and chunk trees: where every table and index of a release is written.
+ *
+ * A chunk is one msgpack value (rows of a table, a leaf of an index, a directory page). Chunks
+ * are appended to packs, files of up to PACK_BYTES named by the hash of their bytes, each
+ * tree writing its own packs so tables written side by side (relations and pairs) never mix.
+ * When a tree is finished, its chunks are listed in directory pages of PAGE_ENTRIES, level by
+ * level, until one page of at most ROOT_ENTRIES is left: the root, which the header holds.
+ * A page can only name a pack once that pack is closed (its name is its hash), so data packs
+ * close before their pages are written and each level of pages closes its own pack.
+ */
+import { createHash } from "node:crypto";
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { Packr } from "msgpackr";
+import { PAGE_ENTRIES, ROOT_ENTRIES } from "../../release-format/directory.js";
+import { HASH_BYTES, HASH_HEX_LENGTH, packKey, type ChunkRef, type ChunkTree, type DirectoryPage } from "../../release-format/format.js";
+
+/** Records keep repeated object shapes compact; each chunk carries its own record definitions. */
+const packr = new Packr({ useRecords: true });
+
+/** A pack is closed once it reaches this size: one object to store, read by ranges. */
+export const PACK_BYTES = 64 * 2 ** 20;
+
+export const packChunk = (value: unknown): Uint8Array => packr.pack(value);
+
+export interface PackStats {
+  packs: number;
+  chunks: number;
+  /** Bytes of every pack. */
+  bytes: number;
+  largestChunk: number;
+}
+
+export interface PackWriter {
+  /** A new tree, whose chunks are added in key order. */
+  tree<Start extends number | string>(): TreeWriter<Start>;
+  /** One chunk in a pack of its own (the release header). */
+  single(value: unknown): ChunkRef;
+  readonly stats: PackStats;
+}
+
+export interface TreeWriter<Start extends number | string> {
+  /** Appends a chunk covering the keys from `start` (greater than the previous chunk's). */
+  add(start: Start, value: unknown): void;
+  /** Closes the tree's packs, writes its pages and returns it. */
+  finish(): ChunkTree<Start>;
+}
+
+/** A chunk as written, until its pack has a name. */
+interface Written {
+  pack: PackFile;
+  offset: number;
+  length: number;
+  hash: Buffer;
+}
+
+interface PackFile {
+  name?: string;
+}
+
+export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWriter {
+  const dir = join(releaseDir, "packs");
+  mkdirSync(dir, { recursive: true });
+  const stats: PackStats = { packs: 0, chunks: 0, bytes: 0, largestChunk: 0 };
+  let temporary = 0;
+
+  /** A sequence of packs, appended to one at a time. */
+  const packStream = () => {
+    let current: { file: PackFile; fd: number; path: string; size: number; hash: ReturnType<typeof createHash> } | undefined;
+    const close = () => {
+      if (!current) return;
+      closeSync(current.fd);
+      const name = current.hash.digest("hex").slice(0, HASH_HEX_LENGTH);
+      const target = join(releaseDir, packKey(name));
+      if (existsSync(target)) rmSync(current.path);
+      else {
+        renameSync(current.path, target);
+        stats.packs += 1;
+        stats.bytes += current.size;
+      }
+      current.file.name = name;
+      current = undefined;
+    };
+    const append = (bytes: Uint8Array): Written => {
+      if (current && current.size > 0 && current.size + bytes.length > packBytes) close();
+      if (!current) {
+        const path = join(dir, `.writing-${process.pid}-${temporary++}`);
+        current = { file: {}, fd: openSync(path, "w"), path, size: 0, hash: createHash("sha256") };
+      }
+      writeSync(current.fd, bytes);
+      current.hash.update(bytes);
+      const written = { pack: current.file, offset: current.size, length: bytes.length, hash: createHash("sha256").update(bytes).digest().subarray(0, HASH_BYTES) };
+      current.size += bytes.length;
+      stats.chunks += 1;
+      stats.largestChunk = Math.max(stats.largestChunk, bytes.length);
+      return written;
+    };
+    return { append, close };
+  };
+
+  const pageOf = <Start extends number | string>(level: number, starts: Start[], entries: Written[]): DirectoryPage<Start> => {
+    const packs: string[] = [];
+    const packIndex = new Map<string, number>();
+    const pack = entries.map((w) => {
+      const name = w.pack.name!;
+      let i = packIndex.get(name);
+      if (i === undefined) packIndex.set(name, (i = packs.push(name) - 1));
+      return i;
+    });
+    return {
+      level,
+      starts,
+      packs,
+      pack,
+      offsets: entries.map((w) => w.offset),
+      lengths: entries.map((w) => w.length),
+      hashes: Buffer.concat(entries.map((w) => w.hash)),
+    };
+  };
+
+  return {
+    stats,
+    tree<Start extends number | string>(): TreeWriter<Start> {
+      const data = packStream();
+      let starts: Start[] = [];
+      let entries: Written[] = [];
+      return {
+        add(start, value) {
+          starts.push(start);
+          entries.push(data.append(packChunk(value)));
+        },
+        finish() {
+          data.close();
+          let level = 0;
+          while (entries.length > ROOT_ENTRIES) {
+            const pages = packStream();
+            const upStarts: Start[] = [];
+            const up: Written[] = [];
+            for (let i = 0; i < entries.length; i += PAGE_ENTRIES) {
+              upStarts.push(starts[i]);
+              up.push(pages.append(packChunk(pageOf(level, starts.slice(i, i + PAGE_ENTRIES), entries.slice(i, i + PAGE_ENTRIES)))));
+            }
+            pages.close();
+            [starts, entries, level] = [upStarts, up, level + 1];
+          }
+          return { depth: level + 1, root: pageOf(level, starts, entries) };
+        },
+      };
+    },
+    single(value) {
+      const stream = packStream();
+      const w = stream.append(packChunk(value));
+      stream.close();
+      return [w.pack.name!, w.offset, w.length, w.hash.toString("hex")];
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * Chunk trees: how a table or index is found in its packs (the PMTiles idea: a root directory
+ * read with the header, leaf directories read on demand, byte ranges into large objects).
+ * The compiler builds the pages (release-compiler/write/packs.ts), the worker walks them
+ * (src/release/release.ts); both use these helpers, so an entry means the same on both sides.
+ */
+import { HASH_BYTES, type ChunkRef, type ChunkTree, type DirectoryPage, type Manifest, type ReleaseHeader } from "./format.js";
+
+/** Entries of a directory page: its fan-out below the root (about 30 bytes an entry, so ~30 kB a page). */
+export const PAGE_ENTRIES = 1024;
+/**
+ * Entries of a root page at most: roots live in the header, which every isolate reads once, so
+ * they stay small; a tree with more chunks gets one level of pages more.
+ */
+export const ROOT_ENTRIES = 512;
+
+/** JavaScript order of numbers or strings (keys are compared as the compiler sorted them). */
+const before = (a: number | string, b: number | string): boolean => a < b;
+
+/** Index of the entry covering `key` (the last whose start is ≤ key); -1 when the key precedes them all. */
+export function entryCovering<Start extends number | string>(page: DirectoryPage<Start>, key: Start): number {
+  let lo = 0;
+  let hi = page.starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (before(key, page.starts[mid])) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo - 1;
+}
+
+/** The byte range and hash of entry `i` of a page. */
+export function entryRef(page: DirectoryPage, i: number): ChunkRef {
+  return [page.packs[page.pack[i]], page.offsets[i], page.lengths[i], hashHex(page.hashes, i * HASH_BYTES)];
+}
+
+function hashHex(bytes: Uint8Array, at: number): string {
+  let s = "";
+  for (let k = at; k < at + HASH_BYTES; k++) s += bytes[k].toString(16).padStart(2, "0");
+  return s;
+}
+
+/** The trees of a release, by name (`tables.proteins`, `indexes.entryIds`, …), in a fixed order. */
+export function releaseTrees(header: ReleaseHeader | Manifest): Array<[string, ChunkTree]> {
+  const out: Array<[string, ChunkTree]> = [];
+  // Optional tables and indexes (geneTrees, hogAliases) are absent, never undefined, when a release has none.
+  for (const [name, table] of Object.entries(header.tables)) if (table) out.push([`tables.${name}`, table.tree]);
+  for (const [name, index] of Object.entries(header.indexes)) if (index) out.push([`indexes.${name}`, index.tree]);
+  out.push(["sequenceIndex", header.sequenceIndex.tree]);
+  out.push(["xrefSearch.rows", header.xrefSearch.rows.tree]);
+  out.push(["xrefSearch.grams", header.xrefSearch.grams.tree]);
+  return out;
+}
+
+/**
+ * Visits every page and chunk of a tree below its root, pages before the entries they list:
+ * `visit(ref, isPage)`; `readPage` reads a page (checked) so its entries can be visited.
+ */
+export async function walkTree(
+  tree: ChunkTree,
+  readPage: (ref: ChunkRef) => Promise<DirectoryPage>,
+  visit: (ref: ChunkRef, isPage: boolean) => void,
+): Promise<void> {
+  const walk = async (page: DirectoryPage): Promise<void> => {
+    for (let i = 0; i < page.starts.length; i++) {
+      const ref = entryRef(page, i);
+      visit(ref, page.level > 0);
+      if (page.level > 0) await walk(await readPage(ref));
+    }
+  };
+  await walk(tree.root);
+}
