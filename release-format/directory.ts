@@ -6,13 +6,17 @@
  */
 import { HASH_BYTES, type ChunkRef, type ChunkTree, type DirectoryPage, type Manifest, type ReleaseHeader } from "./format.js";
 
-/** Entries of a directory page: its fan-out below the root (about 30 bytes an entry, so ~30 kB a page). */
-export const PAGE_ENTRIES = 1024;
+/**
+ * Entries of a directory page below the root: about 30 bytes an entry, so ~7.5 kB a page (a
+ * cold read of a row pays one such page per level below the root, beside its 16 kB chunk).
+ */
+export const PAGE_ENTRIES = 256;
 /**
  * Entries of a root page at most: roots live in the header, which every isolate reads once, so
- * they stay small; a tree with more chunks gets one level of pages more.
+ * they are bounded (~120 kB a tree); a tree of more chunks gets a level of pages. 4,096 keeps
+ * every table of a release of ~100k proteins, and all but the sequences, at depth 1.
  */
-export const ROOT_ENTRIES = 512;
+export const ROOT_ENTRIES = 4096;
 
 /** JavaScript order of numbers or strings (keys are compared as the compiler sorted them). */
 const before = (a: number | string, b: number | string): boolean => a < b;

@@ -13,7 +13,7 @@ import { releaseScope, scopedPath, withRelease, type ReleaseScopeOptions } from 
 import { requestBody } from "./middleware/request-body.js";
 import { fieldNamesFor } from "./render/respond.js";
 import { bulkRoutes } from "./routes/bulk.js";
-import { downloadRoutes } from "./routes/downloads.js";
+import { downloadRoutes, isDownloadFile } from "./routes/downloads.js";
 import { geneTreeRoutes } from "./routes/gene-trees.js";
 import { allowedMethods } from "./routes/endpoint.js";
 import { genomeRoutes } from "./routes/genomes.js";
@@ -62,7 +62,8 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
   app.use(cors()); // preflights from the route's own OPTIONS answer; every answer readable cross-origin
   app.use(requestBody()); // every body read once, within one cap: 413 (or a SOAP fault) here
   app.use(releaseScope(options)); // /release/{name}/… or the current pointer, into c.var.scope
-  app.use(edgeCache({ cachesPost: (c) => CACHED_POSTS.has(c.req.path) })); // Cache API, ETag, 304
+  // Cache API, ETag, 304; a download file's byte ranges from its cached whole answer (206, 416).
+  app.use(edgeCache({ cachesPost: (c) => CACHED_POSTS.has(c.req.path), ranged: (c) => isDownloadFile(c.req.path) }));
   app.use(browsable()); // browsers get every JSON answer, errors included, as an HTML page
   app.use(answerHeaders(allowOf)); // Vary, Allow, X-Blob-Reads/-Bytes, X-Release
   app.use(trailingSlash()); // GET /api/genome → 301 /api/genome/

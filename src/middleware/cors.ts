@@ -7,9 +7,9 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context.js";
 
 /** Response headers a page's script may read besides the CORS-safelisted ones. */
-const EXPOSED = ["ETag", "Link", "X-Total-Count", "X-Release", "X-Cache", "X-Blob-Reads", "X-Blob-Bytes", "Content-Disposition", "Allow"].join(", ");
-/** Request headers a cross-origin script may send: negotiation, revalidation, bodies, SOAP. */
-const ALLOWED_HEADERS = "Accept, Content-Type, If-None-Match, SOAPAction";
+const EXPOSED = ["ETag", "Link", "X-Total-Count", "X-Release", "X-Cache", "X-Blob-Reads", "X-Blob-Bytes", "Content-Disposition", "Allow", "Accept-Ranges", "Content-Range"].join(", ");
+/** Request headers a cross-origin script may send: negotiation, revalidation, bodies, SOAP, a download's byte ranges. */
+const ALLOWED_HEADERS = "Accept, Content-Type, If-None-Match, SOAPAction, Range, If-Range";
 const PREFLIGHT_MAX_AGE = "86400";
 
 /** A CORS preflight: OPTIONS with `Origin` and `Access-Control-Request-Method`. */

@@ -8,6 +8,16 @@
  * Only `200` answers are cached: to GET and HEAD, and to the POSTs whose answer is a function
  * of their body (bulk retrieve, SOAP calls), keyed by that body too. Errors (`no-store`, 503
  * for storage faults among them) and SOAP faults never are.
+ *
+ * Byte ranges (the download files, `ranged`): a GET asking one range (`Range: bytes=a-b`,
+ * `bytes=a-`, `bytes=-n`) is answered `206` from the cached whole answer: the Cache API's
+ * `match` honours `Range` itself (Cloudflare documents it, Miniflare's cache does it), so the
+ * slice is cut by the store and streamed, never read whole here. A range starting at or beyond
+ * the end is a `416` with `Content-Range: bytes *\/{size}`. Until the whole answer is cached (a
+ * miss), the file is generated and answered whole (`200`, as HTTP lets a server do) and stored;
+ * several ranges, a malformed header, or an `If-Range` that is not the answer's `ETag` get the
+ * whole answer too (RFC 9110 §14.2, §13.1.5). Only a `200` that is being stored, and a hit,
+ * say `Accept-Ranges: bytes`.
  */
 import type { MiddlewareHandler } from "hono";
 import { replaceResponse, type AppContext, type AppEnv } from "../context.js";
@@ -57,12 +67,40 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.split(",").some((tag) => opaque(tag) === opaque(etag));
 }
 
+/**
+ * The one byte range a `Range` header asks for, as `bytes=a-b`, `bytes=a-` or `bytes=-n`; none
+ * for an absent or malformed header, another unit, several ranges, or a last byte before the
+ * first (all answered whole: RFC 9110 lets a server ignore `Range`, and must for an invalid one).
+ */
+export function singleRange(header: string | null | undefined): string | undefined {
+  const match = header ? /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header) : null;
+  if (!match) return undefined;
+  const [, first, last] = match;
+  if (first === "" && last === "") return undefined;
+  if (first !== "" && last !== "" && Number(first) > Number(last)) return undefined;
+  return `bytes=${first}-${last}`;
+}
+
+/**
+ * Whether a request's `If-Range` lets its `Range` apply: absent, or naming this answer's entity
+ * tag (a strong comparison; answers carry no `Last-Modified`, so a date never matches).
+ */
+const ifRangeHolds = (ifRange: string | undefined, etag: string): boolean => ifRange === undefined || ifRange.trim() === etag;
+
+/** A ranged path's methods: the ranged answers are files of GET routes. */
+const RANGED_ALLOW = "GET, HEAD, OPTIONS";
+
 /** The Cache API where the runtime has one (workerd); Node (in-process tests, the CPU benchmark) has none. */
 const defaultCache = (): Cache | undefined => (typeof caches === "undefined" ? undefined : (caches as unknown as { default: Cache }).default);
 
 export interface EdgeCacheOptions {
   /** POSTs whose answer is a function of the release and the body alone (bulk retrieve, SOAP calls). */
   cachesPost?: (c: AppContext) => boolean;
+  /**
+   * GET answers whose byte ranges are served from the cached whole answer (the download
+   * files). Every other answer ignores `Range`.
+   */
+  ranged?: (c: AppContext) => boolean;
   /** The cache (default: the data centre's `caches.default`, none outside workerd). */
   cache?: () => Cache | undefined;
 }
@@ -85,14 +123,23 @@ export function edgeCache(options: EdgeCacheOptions = {}): MiddlewareHandler<App
     const request = c.req.raw;
     const identity = await cacheIdentity(request, { release, prefix }, cachedPost ? c.var.body : undefined);
     const cache = cacheOf();
-    const hit = cache ? await cache.match(identity.key).catch(() => undefined) : undefined;
+    const etagMatches = method !== "POST" && matchesEtag(c.req.header("If-None-Match") ?? null, identity.etag);
+    // A file's one range is asked of the cache (a 304, which If-None-Match may earn, comes first).
+    const rangeable = (method === "GET" || method === "HEAD") && cache !== undefined && (options.ranged?.(c) ?? false);
+    const range = rangeable && method === "GET" && !etagMatches && ifRangeHolds(c.req.header("If-Range"), identity.etag) ? singleRange(c.req.header("Range")) : undefined;
+    const asked = range ? new Request(identity.key, { headers: { Range: range } }) : identity.key;
+    const hit = cache ? await cache.match(asked).catch(() => undefined) : undefined;
     let response: Response;
-    if (hit) {
+    if (range && hit?.status === 416) {
+      await hit.body?.cancel().catch(() => {});
+      return replaceResponse(c, unsatisfiable(range, hit.headers.get("Content-Range"), release));
+    } else if (hit) {
       response = new Response(hit.body, hit);
       response.headers.set("X-Cache", "HIT");
       response.headers.set("X-Blob-Reads", "0");
       response.headers.set("X-Blob-Bytes", "0");
       response.headers.set("Vary", "Accept");
+      if (rangeable) response.headers.set("Accept-Ranges", "bytes");
     } else {
       await next();
       if (c.res.status !== 200 || /no-store/i.test(c.res.headers.get("Cache-Control") ?? "")) return;
@@ -100,6 +147,8 @@ export function edgeCache(options: EdgeCacheOptions = {}): MiddlewareHandler<App
       response.headers.set("ETag", identity.etag);
       response.headers.set("X-Cache", "MISS");
       if (cache && method !== "HEAD" && response.body) {
+        // Stored whole, a file's ranges can be served from now on (a HEAD stores nothing).
+        if (rangeable) response.headers.set("Accept-Ranges", "bytes");
         const [sent, stored] = response.body.tee();
         const copy = new Response(stored, response);
         // The key already holds the variant; the stored copy lives as long as the release.
@@ -110,7 +159,7 @@ export function edgeCache(options: EdgeCacheOptions = {}): MiddlewareHandler<App
       }
     }
     response.headers.set("Cache-Control", prefix ? IMMUTABLE : CURRENT);
-    if (method !== "POST" && matchesEtag(c.req.header("If-None-Match") ?? null, identity.etag)) {
+    if (etagMatches) {
       await response.body?.cancel().catch(() => {});
       const notModified = new Response(null, { status: 304 });
       for (const name of ["ETag", "Cache-Control", "Vary", "X-Release", "X-Cache"]) {
@@ -125,4 +174,24 @@ export function edgeCache(options: EdgeCacheOptions = {}): MiddlewareHandler<App
     }
     replaceResponse(c, response);
   };
+}
+
+/**
+ * `416` to a range beyond the end of a cached file: `Content-Range: bytes *\/{size}` as the
+ * cache reported it, a `{"detail": …}` body, never cached.
+ */
+function unsatisfiable(range: string, contentRange: string | null, release: string): Response {
+  const size = /^bytes \*\/(\d+)$/.exec(contentRange ?? "")?.[1];
+  const detail = size === undefined ? `Range not satisfiable: ${range}.` : `Range not satisfiable: ${range} starts at or beyond the end of the file (${size} bytes).`;
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    "Cache-Control": "no-store",
+    "Accept-Ranges": "bytes",
+    Vary: "Accept",
+    Allow: RANGED_ALLOW,
+    "X-Release": release,
+    "X-Cache": "HIT",
+  };
+  if (contentRange) headers["Content-Range"] = contentRange;
+  return new Response(JSON.stringify({ detail }), { status: 416, headers });
 }

@@ -31,7 +31,11 @@ const TAGS = [
   { name: "Pairs", description: "Pairwise relations between two genomes." },
   { name: "Search", description: "Sequence, function and cross-reference search." },
   { name: "Taxonomy", description: "Species taxonomy and shared ancestry." },
-  { name: "Downloads", description: "Whole files, streamed: a genome's sequences, a genome pair's relations, HOG members and tables, all HOGs." },
+  {
+    name: "Downloads",
+    description:
+      "Whole files, streamed: a genome's sequences, a genome pair's relations, HOG members and tables, all HOGs. One byte range (`Range`) of a file is served once the edge cache holds the whole file.",
+  },
 ];
 
 /** The document for a server whose API base is `base` (`{origin}{prefix}/api`). */

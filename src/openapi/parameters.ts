@@ -32,6 +32,8 @@ const query = (name: string, description: string, schema: Schema, extra: Schema 
   ...extra,
 });
 
+const header = (name: string, description: string, schema: Schema): Schema => ({ name, in: "header", required: false, description, schema });
+
 const ENTRY_ID =
   "Entry number, orthid (`HUMAN00042`), canonical id, or any cross-reference id that maps to exactly one entry. " +
   "Unknown → 404 `requested id '{id}' is unknown`; several entries → 404 `… is not unique`.";
@@ -56,6 +58,14 @@ export function parameters(ex: Examples): Record<string, Schema> {
         "Malformed → 404 `Invalid hog id`; another release's prefix → 410; a protein in no HOG → 404 `… is not part of any HOG.`",
       ex.hog,
     ),
+    range: header(
+      "Range",
+      "One byte range of a download file: `bytes={first}-{last}`, `bytes={first}-` or `bytes=-{suffix length}`. Served (206) from the " +
+        "edge cache once the whole file is in it; before that, and for several ranges or a malformed value, the whole file (200). " +
+        "A first byte at or beyond the end → 416.",
+      { type: "string", examples: ["bytes=0-1048575"] },
+    ),
+    if_range: header("If-Range", "The file's `ETag`: the `Range` applies only to that file; any other value → the whole file (200).", { type: "string" }),
     genome_file: path("file", "`{genome}.fa.gz` (proteins) or `{genome}.cdna.fa.gz` (cDNA); genome by species code or NCBI taxon id.", `${ex.genome}.fa.gz`),
     pairs_file: path("file", "`{genome_id2}.tsv.gz`: the second genome (species code or taxon id; the first genome again for paralogs and homoeologs).", `${ex.genome2}.tsv.gz`),
     hog_file: path("file", "`{hog_id}.fa`: a `HOG:` id or any entry id, as for the HOG endpoints.", `${ex.hog}.fa`),
@@ -230,6 +240,17 @@ export const HEADERS: Record<string, Schema> = {
     schema: { type: "integer", minimum: 0 },
   },
   "X-Blob-Reads": { description: "Storage reads the request cost (0 when the cache held everything).", schema: { type: "integer", minimum: 0 } },
+  "Accept-Ranges": {
+    description:
+      "On a download file: `bytes` when a `Range` can be served from now on (the file's whole answer is in the edge cache, or this GET " +
+      "stores it there); `none` otherwise (a HEAD before the file is cached, or a server without an edge cache).",
+    schema: { type: "string", enum: ["bytes", "none"] },
+  },
+  "Content-Range": {
+    description: "`bytes {first}-{last}/{size}` on a 206; `bytes */{size}` on a 416.",
+    required: true,
+    schema: { type: "string" },
+  },
   "Content-Disposition": {
     description: "`attachment; filename=orth-Pairs_{g1}-{g2}_{YYYY-MM-DD_HHMMSS}.{csv|tsv}`.",
     schema: { type: "string" },
@@ -258,5 +279,9 @@ export const RESPONSES: Record<string, Schema> = {
   Gone: errorResponse("A HOG id of another release: `ID {id} is no longer valid.`", ref("Gone")),
   UnsupportedMediaType: errorResponse('A body that is not JSON: `Unsupported media type "{type}" in request.`'),
   ContentTooLarge: errorResponse("A request body over the size cap."),
+  RangeNotSatisfiable: {
+    ...errorResponse("A `Range` whose first byte is at or beyond the end of the (cached) file; `Content-Range: bytes */{size}`. Never cached."),
+    headers: { ...COMMON_HEADERS, "Content-Range": headerRef("Content-Range") },
+  },
   Unavailable: errorResponse("Storage failed; retry later. Never cached."),
 };

@@ -12,6 +12,7 @@ const RESPONSE_BY_STATUS: Record<number, string> = {
   410: "Gone",
   413: "ContentTooLarge",
   415: "UnsupportedMediaType",
+  416: "RangeNotSatisfiable",
   503: "Unavailable",
 };
 
@@ -69,11 +70,38 @@ const xml = (description: string): Schema => ({
 });
 
 /** A streamed file named with the release in `Content-Disposition`. */
+const DOWNLOAD_HEADERS = {
+  ...COMMON_HEADERS,
+  "Content-Disposition": { description: "`attachment; filename=\"{release}_{name}\"`.", schema: { type: "string" } },
+  "Accept-Ranges": { $ref: "#/components/headers/Accept-Ranges" },
+};
 const download = (description: string, type: string): Schema => ({
   description,
-  headers: { ...COMMON_HEADERS, "Content-Disposition": { description: "`attachment; filename=\"{release}_{name}\"`.", schema: { type: "string" } } },
+  headers: DOWNLOAD_HEADERS,
   content: { [type]: { schema: { type: "string", format: "binary" } } },
 });
+
+const RANGES =
+  "`Range` is honoured where the store allows: once the whole file is in the edge cache, one byte range (`bytes=a-b`, `bytes=a-`, " +
+  "`bytes=-n`) → 206 with `Content-Range` and the whole file's `Content-Type`, `Content-Disposition`, `ETag` and cache headers; a first " +
+  "byte at or beyond the end → 416. Until the file is cached (the first GET stores it), and for several ranges or a malformed `Range`, " +
+  "the whole file (200). `If-Range` with the file's `ETag` is honoured; `Accept-Ranges: bytes` says a range can be served.";
+
+/** A download file: whole (200), or one byte range of it once the whole file is in the edge cache (206, 416). */
+const file = (o: Operation & { type: string }): Schema =>
+  get({
+    ...o,
+    description: `${o.description} ${RANGES}`,
+    params: [...(o.params ?? []), "range", "if_range"],
+    errors: [...(o.errors ?? []), 416],
+    special: {
+      "206": {
+        description: "One byte range of the file, from the edge cache.",
+        headers: { ...DOWNLOAD_HEADERS, "Content-Range": { $ref: "#/components/headers/Content-Range" } },
+        content: { [o.type]: { schema: { type: "string", format: "binary" } } },
+      },
+    },
+  });
 
 const PAGED = ["page", "per_page", "format"];
 
@@ -383,35 +411,38 @@ export function paths(root: string): Record<string, Schema> {
       params: ["format"],
       ok: json("The files.", arrayOf(ref("DownloadItem"))),
     }),
-    "/downloads/genome/{file}": get({
+    "/downloads/genome/{file}": file({
       id: "downloadGenome",
       tag: "Downloads",
       summary: "A genome's proteins or cDNA (FASTA, gzip)",
       description:
         "Every entry of the genome in entry order; headers `>{orthid} {canonical id} hog={HOG id or -} group={group, 0 for none} [{species}]`, " +
-        "sequences in lines of 60. Named `{release}_{genome}.fa.gz` in `Content-Disposition`; streamed, generated (no `Range`).",
+        "sequences in lines of 60. Named `{release}_{genome}.fa.gz` in `Content-Disposition`; streamed.",
       params: ["genome_file"],
       ok: download("Gzipped FASTA.", "application/gzip"),
+      type: "application/gzip",
     }),
-    "/downloads/pairs/{genome_id1}/{file}": get({
+    "/downloads/pairs/{genome_id1}/{file}": file({
       id: "downloadGenomePair",
       tag: "Downloads",
       summary: "Every relation of a genome pair (TSV, gzip)",
       description: "All pages of `/pairs/{genome_id1}/{genome_id2}/?format=tsv` in one file (one header line); `xrefs` as there.",
       params: ["genome_id1", "pairs_file", "xrefs"],
       ok: download("Gzipped TSV.", "application/gzip"),
+      type: "application/gzip",
       errors: [400],
     }),
-    "/downloads/hog/{file}": get({
+    "/downloads/hog/{file}": file({
       id: "downloadHogMembers",
       tag: "Downloads",
       summary: "A HOG's members (FASTA)",
       description: "The members the members endpoint lists for the same HOG and `level`, by entry number, with the genome files' headers.",
       params: ["hog_file", "hog_level", "seq"],
       ok: download("FASTA.", "text/x-fasta"),
+      type: "text/x-fasta",
       errors: [400, 410],
     }),
-    "/downloads/hogs/{file}": get({
+    "/downloads/hogs/{file}": file({
       id: "downloadLevelHogs",
       tag: "Downloads",
       summary: "The HOGs of a level with their members (TSV, gzip)",
@@ -420,13 +451,15 @@ export function paths(root: string): Record<string, Schema> {
         "(members comma-separated, by entry number), the HOGs in the order of `/hog/?level=`.",
       params: ["level_file"],
       ok: download("Gzipped TSV.", "application/gzip"),
+      type: "application/gzip",
     }),
-    "/downloads/hogs.orthoxml.gz": get({
+    "/downloads/hogs.orthoxml.gz": file({
       id: "downloadAllHogs",
       tag: "Downloads",
       summary: "Every HOG of the release (OrthoXML 0.5, gzip)",
       description: "One document: the genes of every genome in a family, then every family's groups as its own export writes them.",
       ok: download("Gzipped OrthoXML.", "application/gzip"),
+      type: "application/gzip",
     }),
     "/hog/{hog_id}/orthoxml/": orthoxml("readHogOrthoxml", false),
     "/hog/{hog_id}/orthoxml/augmented/": orthoxml("readHogOrthoxmlAugmented", true),

@@ -2,8 +2,18 @@
  * Whole files from the edge: a genome's proteins or cDNA, every relation of a genome pair, a
  * HOG's members, a level's HOGs, the release's HOGs. Each is streamed as it is read (bounded
  * memory whatever its size), named with the release in `Content-Disposition`, and cached at
- * the edge like any answer. The files are generated, so `Range` is not honoured
- * (`Accept-Ranges: none`).
+ * the edge like any answer.
+ *
+ * `Range` is honoured where the store allows: once a file's whole answer is in the edge cache,
+ * a GET asking one byte range (`bytes=a-b`, `bytes=a-`, `bytes=-n`) is answered `206` with that
+ * slice, cut by the Cache API from the cached answer (middleware/edge-cache.ts), with the whole
+ * answer's `Content-Type`, `Content-Disposition`, `ETag` and cache headers; a range starting at
+ * or beyond the end is `416` (`Content-Range: bytes *\/{size}`). The routes here only generate
+ * whole files, so a file not cached yet is answered whole (`200`) and stored, and several ranges
+ * or a malformed `Range` get the whole file too. `If-Range` with the file's `ETag` is honoured
+ * (any other value: the whole file). `Accept-Ranges: bytes` marks the answers after which ranges
+ * can be served (a GET whose answer is being stored, a cache hit); a route's own answer says
+ * `Accept-Ranges: none` (a HEAD on a miss, or no cache at all, as in-process in Node).
  */
 import type { Hono } from "hono";
 import { linksOf, pathParam, releaseOf, type AppContext, type AppEnv } from "../context.js";
@@ -22,7 +32,10 @@ import { hogOnLevel, levelParam, onAliasLevel } from "./hogs.js";
 const GZIP = "application/gzip";
 const FASTA = "text/x-fasta; charset=utf-8";
 
-/** A streamed file named `{release}_{name}`. */
+/** A download file's path (its name ends the path): its byte ranges are served from the edge cache. */
+export const isDownloadFile = (path: string): boolean => /^\/api\/downloads\/.+\.(?:fa|gz)$/.test(path);
+
+/** A streamed file named `{release}_{name}`; the edge cache says `Accept-Ranges: bytes` once it stores it. */
 function file(c: AppContext, pieces: AsyncIterable<string>, name: string, type: string): Response {
   return new Response(textStream(pieces, `download ${name}`, { gzip: type === GZIP }), {
     headers: {

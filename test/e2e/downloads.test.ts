@@ -3,13 +3,15 @@
  * a genome's proteins and cDNA against the input FASTA, a genome pair's relations against the
  * pairs endpoint's TSV, a HOG's FASTA against its members, a level's HOG table against the HOG
  * list and members, the release's orthoXML against the schema and the families. Every file is
- * valid gzip where it says so, named with the release, and streamed (no Content-Length).
+ * valid gzip where it says so, named with the release, and streamed (no Content-Length); once
+ * cached, one byte range of it is answered 206 from the edge cache.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { validateXML } from "xmllint-wasm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadSchema, responseErrors } from "../openapi-check.js";
 import { hasSharedData, SHARED_DATA } from "../shared-data.js";
 import { parseFasta } from "./oracle.js";
 import { findAll, parseXml } from "./xml-oracle.js";
@@ -31,7 +33,8 @@ describe("downloads of the simulated release", () => {
     const res = await fetch(`${base}${path}`, { redirect: "manual" });
     expect(res.status, path).toBe(200);
     expect(res.headers.get("Content-Disposition"), path).toMatch(new RegExp(`^attachment; filename="${served.manifest.name.replace(/\./g, "\\.")}_`));
-    expect(res.headers.get("Accept-Ranges")).toBe("none");
+    // Served through the edge cache (Miniflare has one): the GET is stored, so ranges can follow.
+    expect(res.headers.get("Accept-Ranges")).toBe("bytes");
     const bytes = Buffer.from(await res.arrayBuffer());
     if (path.split("?")[0].endsWith(".gz")) {
       expect(res.headers.get("Content-Type")).toBe("application/gzip");
@@ -160,5 +163,92 @@ describe("downloads of the simulated release", () => {
     }
     const head = await fetch(`${base}/downloads/genome/${g.code}.fa.gz`, { method: "HEAD" });
     expect([head.status, (await head.arrayBuffer()).byteLength]).toEqual([200, 0]);
+  });
+
+  it("answers one byte range of a cached file 206 from the edge cache, beyond the end 416, several ranges or a bad header whole", async () => {
+    const [, , g1, g2] = served.manifest.genomes;
+    // A file no other test fetches: not cached yet, so a range gets the whole file (200), stored.
+    const url = `${base}/downloads/pairs/${g1.code}/${g2.code}.tsv.gz`;
+    const first = await fetch(url, { headers: { Range: "bytes=0-99" } });
+    expect([first.status, first.headers.get("X-Cache"), first.headers.get("Accept-Ranges"), first.headers.get("Content-Range")]).toEqual([200, "MISS", "bytes", null]);
+    const whole = Buffer.from(await first.arrayBuffer());
+    const size = whole.length;
+    const text = gunzipSync(whole).toString("utf8");
+    expect(size).toBeGreaterThan(400);
+    // The copy is stored after the body is sent (waitUntil): wait for the hit.
+    let cached: Response | undefined;
+    for (let i = 0; i < 50 && cached?.headers.get("X-Cache") !== "HIT"; i++) {
+      if (i) await new Promise((r) => setTimeout(r, 20));
+      cached = await fetch(url, { method: "HEAD" });
+    }
+    expect(cached!.headers.get("X-Cache")).toBe("HIT");
+    expect(cached!.headers.get("Accept-Ranges")).toBe("bytes");
+    const same = ["Content-Type", "Content-Disposition", "ETag", "Cache-Control", "Vary", "X-Release"].map((h) => [h, cached!.headers.get(h)]);
+
+    const ranged = async (range: string, extra: Record<string, string> = {}) => {
+      const res = await fetch(url, { headers: { Range: range, ...extra } });
+      return { res, body: Buffer.from(await res.arrayBuffer()) };
+    };
+    const mid = Math.floor(size / 2);
+    const cases: [string, number, number][] = [
+      ["bytes=0-99", 0, 99],
+      [`bytes=100-${mid}`, 100, mid],
+      [`bytes=${mid + 1}-`, mid + 1, size - 1],
+      ["bytes=-100", size - 100, size - 1],
+      [`bytes=${size - 10}-${size + 1000}`, size - 10, size - 1],
+    ];
+    const doc = await loadSchema(base);
+    const documented = (res: Response, body: Buffer) =>
+      responseErrors(doc, "get", "/downloads/pairs/{genome_id1}/{file}", res.status, res.status === 416 ? JSON.parse(body.toString()) : body.toString("latin1"), {
+        headers: res.headers,
+        mediaType: res.status === 416 ? "application/json" : "application/gzip",
+      });
+    const parts: Buffer[] = [];
+    for (const [range, start, end] of cases) {
+      const { res, body } = await ranged(range);
+      expect(documented(res, body), range).toEqual([]);
+      expect(res.status, range).toBe(206);
+      expect(res.headers.get("Content-Range"), range).toBe(`bytes ${start}-${end}/${size}`);
+      expect(res.headers.get("Content-Length"), range).toBe(String(end - start + 1));
+      expect([res.headers.get("X-Cache"), res.headers.get("Accept-Ranges")]).toEqual(["HIT", "bytes"]);
+      expect(same.map(([h]) => [h, res.headers.get(h!)]), range).toEqual(same);
+      expect(body.equals(whole.subarray(start, end + 1)), range).toBe(true);
+      parts.push(body);
+    }
+    // Consecutive ranges put back together are the file.
+    expect(gunzipSync(Buffer.concat(parts.slice(0, 3))).toString("utf8")).toBe(text);
+
+    // Beyond the end: 416 with the size.
+    for (const range of [`bytes=${size}-`, `bytes=${size + 5}-${size + 10}`]) {
+      const { res, body } = await ranged(range);
+      expect(res.status, range).toBe(416);
+      expect(documented(res, body), range).toEqual([]);
+      expect(res.headers.get("Content-Range")).toBe(`bytes */${size}`);
+      expect(res.headers.get("Cache-Control")).toBe("no-store");
+      expect(JSON.parse(body.toString()).detail).toMatch(/not satisfiable/);
+    }
+    // Several ranges, a malformed header, another unit, an If-Range that is not the ETag: the whole file.
+    for (const [range, extra] of [["bytes=0-1,5-6", {}], ["bytes=5-2", {}], ["bytes=abc", {}], ["lines=0-5", {}], ["bytes=0-9", { "If-Range": '"another"' }]] as const) {
+      const { res, body } = await ranged(range, extra);
+      expect([res.status, res.headers.get("Content-Range")], range).toEqual([200, null]);
+      expect(body.equals(whole), range).toBe(true);
+    }
+    // If-Range naming the ETag lets the range apply; If-None-Match naming it comes first (304).
+    const etag = cached!.headers.get("ETag")!;
+    expect((await ranged("bytes=0-9", { "If-Range": etag })).res.status).toBe(206);
+    expect((await ranged("bytes=0-9", { "If-None-Match": etag })).res.status).toBe(304);
+    // HEAD ignores Range.
+    const head = await fetch(url, { method: "HEAD", headers: { Range: "bytes=0-9" } });
+    expect([head.status, head.headers.get("Content-Range")]).toEqual([200, null]);
+  });
+
+  it("ignores Range on answers other than download files", async () => {
+    for (const path of ["/downloads/", "/version/"]) {
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(`${base}${path}`, { headers: { Range: "bytes=0-9" } });
+        expect([res.status, res.headers.get("Content-Range"), res.headers.get("Accept-Ranges")], path).toEqual([200, null, null]);
+        expect(((await res.text()).length)).toBeGreaterThan(10);
+      }
+    }
   });
 });

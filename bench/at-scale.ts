@@ -1,0 +1,181 @@
+/**
+ * A public-scale release served: the simulated release of 2,500 genomes (about a million
+ * proteins, families born inside clades), compiled with `npm run compile` in a child process
+ * (its wall time and peak RSS), then read as the worker reads it. Reports what issue "Release
+ * format 4" asks of it: the manifest and header sizes, tree depths, packs and bytes; the pair
+ * rows per protein and per genome pair (beside primates-chr12's); per endpoint family the cold
+ * reads and bytes against the answer size and the budget of a single record (64 kB + 2 × the
+ * answer); and the heap of a streamed list page and of the largest genome pair's download,
+ * against a control.
+ *
+ * `tsx --expose-gc bench/at-scale.ts` runs it alone (the simulation takes ~4 min and 1.7 GB, the
+ * compile ~25 min and ~13 GB on this machine, both kept in build/bench/ for later runs).
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { createApp } from "../src/app.js";
+import { createBlobCache } from "../src/release/blob-cache.js";
+import { folderStorage, openReleaseFolder } from "../release-compiler/local/folder-storage.js";
+import { folderPairStats } from "../release-compiler/simulate/pair-stats.js";
+import { simulateRelease } from "../release-compiler/simulate/simulate.js";
+import { FORMAT_VERSION } from "../release-format/format.js";
+import { kib } from "./load.js";
+import { releaseSize } from "./release-size.js";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const OUT = resolve(ROOT, "build/bench");
+export const AT_SCALE = { genomes: 2500, families: 44000, seed: 2500 };
+const INPUT = resolve(OUT, "sim2500-input");
+const RELEASE = resolve(OUT, "sim2500");
+const ORIGIN = "http://bench.local";
+
+interface CompileFigures {
+  seconds: number;
+  peakMb: number;
+}
+
+/** Simulates and compiles the release unless built already with these settings and this format. */
+async function ensureRelease(log: (line: string) => void): Promise<CompileFigures> {
+  const stamp = resolve(RELEASE, "at-scale.json");
+  const settings = { ...AT_SCALE, format: FORMAT_VERSION };
+  if (existsSync(stamp)) {
+    const kept = JSON.parse(readFileSync(stamp, "utf8")) as { settings: typeof settings; compile: CompileFigures };
+    if (JSON.stringify(kept.settings) === JSON.stringify(settings)) return kept.compile;
+  }
+  if (!existsSync(resolve(INPUT, "release.json"))) {
+    log(`simulating ${AT_SCALE.genomes} genomes × ${AT_SCALE.families} families (~4 min)…`);
+    await simulateRelease({ out: INPUT, ...AT_SCALE });
+  }
+  log("compiling (a child process with a 20 GB heap, ~25 min)…");
+  const started = performance.now();
+  const peakKb = await new Promise<number>((done, fail) => {
+    const child = spawn("/usr/bin/time", ["-f", "%M", resolve(ROOT, "node_modules/.bin/tsx"), resolve(ROOT, "release-compiler/cli.ts"), "--config", resolve(INPUT, "release.json"), "--out", RELEASE], {
+      env: { ...process.env, NODE_OPTIONS: "--max-old-space-size=20000" },
+      stdio: ["ignore", "inherit", "pipe"],
+    });
+    let err = "";
+    child.stderr.on("data", (d) => (err += d));
+    child.on("close", (code) => (code === 0 ? done(Number(err.trim().split("\n").pop())) : fail(new Error(`compile failed (${code}): ${err.slice(-2000)}`))));
+  });
+  const compile = { seconds: (performance.now() - started) / 1000, peakMb: peakKb / 1024 };
+  writeFileSync(stamp, JSON.stringify({ settings, compile }));
+  return compile;
+}
+
+/** One request on a fresh isolate (an empty chunk cache; the release opened by the app): its reads, bytes, answer and CPU. */
+async function cold(storage: ReturnType<typeof folderStorage>, path: string) {
+  const app = createApp({ storage: () => storage, blobCache: createBlobCache() });
+  await app.request(`${ORIGIN}/api/version/`); // opens the release: manifest and header, once per isolate
+  const cpu = process.cpuUsage();
+  const res = await app.request(`${ORIGIN}/api${path}`);
+  const answer = (await res.arrayBuffer()).byteLength;
+  const used = process.cpuUsage(cpu);
+  return { status: res.status, reads: Number(res.headers.get("X-Blob-Reads")), bytes: Number(res.headers.get("X-Blob-Bytes")), answer, cpuMs: (used.user + used.system) / 1000 };
+}
+
+/** Peak heap above a settled baseline while a response body is read to its end, chunk by chunk. */
+async function streamedHeap(app: ReturnType<typeof createApp>, path: string): Promise<{ status: number; bytes: number; rows: number; peakMb: number }> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const base = process.memoryUsage().heapUsed;
+  let peak = 0;
+  const res = await app.request(`${ORIGIN}/api${path}`);
+  const total = Number(res.headers.get("X-Total-Count") ?? 0);
+  const reader = res.body!.getReader();
+  let bytes = 0;
+  for (let n = 0; ; n++) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (n % 16 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed - base);
+  }
+  return { status: res.status, bytes, rows: total, peakMb: peak / 2 ** 20 };
+}
+
+export async function atScaleBenchmark(log: (line: string) => void): Promise<string> {
+  const compile = await ensureRelease(log);
+  const release = await openReleaseFolder(RELEASE);
+  const m = release.manifest;
+  const size = await releaseSize(RELEASE, release);
+  const pairs = await folderPairStats(RELEASE);
+  const storage = folderStorage(RELEASE);
+  const warm = createApp({ storage: () => storage });
+  const json = async (path: string) => (await (await warm.request(`${ORIGIN}/api${path}`)).json()) as Record<string, unknown>;
+
+  // Targets spread over the release: every 40,000th entry or so, and their groups and HOGs.
+  log("cold reads per endpoint family…");
+  const families = new Map<string, string[]>();
+  const add = (family: string, path: string) => families.set(family, [...(families.get(family) ?? []), path]);
+  for (let k = 0; k < 20; k++) {
+    const entry = 1 + Math.floor(((k * 7919) % 1000) / 1000 * m.counts.proteins);
+    const p = await json(`/protein/${entry}/`);
+    add("protein by entry number", `/protein/${entry}/`);
+    add("protein by orthid", `/protein/${p.orthid}/`);
+    add("protein by canonical id", `/protein/${encodeURIComponent(String(p.canonicalid))}/`);
+    for (const [name, sub] of [["orthologs", "orthologs"], ["cross-references", "xref"], ["GO annotations", "gene_ontology"], ["domains", "domains"], ["isoforms", "isoforms"], ["HOG-derived orthologs", "hog_derived_orthologs"]]) add(`protein ${name}`, `/protein/${entry}/${sub}/`);
+    if (p.orth_group) add("group", `/group/${p.orth_group}/`);
+    if (p.orth_hog_id) {
+      add("HOG read", `/hog/${p.orth_hog_id}/`);
+      add("HOG members", `/hog/${p.orth_hog_id}/members/`);
+    }
+  }
+  for (let g = 0; g < m.genomes.length; g += 250) add("genome", `/genome/${m.genomes[g].code}/`);
+  const rows: string[] = [];
+  for (const [family, paths] of families) {
+    const samples = [];
+    for (const path of paths) samples.push(await cold(storage, path));
+    const ok = samples.filter((s) => s.status === 200);
+    const max = (f: (s: (typeof ok)[number]) => number) => Math.max(...ok.map(f));
+    const median = (f: (s: (typeof ok)[number]) => number) => ok.map(f).sort((a, b) => a - b)[ok.length >> 1];
+    const worst = max((s) => s.bytes / (64 * 1024 + 2 * s.answer));
+    rows.push(
+      `| ${family} | ${ok.length} | ${median((s) => s.reads)} (max ${max((s) => s.reads)}) | ${kib(median((s) => s.bytes))} (max ${kib(max((s) => s.bytes))}) | ${kib(median((s) => s.answer))} | ${worst.toFixed(2)} | ${median((s) => s.cpuMs).toFixed(1)} |`,
+    );
+  }
+
+  // The longest list of the release, streamed whole, and the largest genome pair's download.
+  log("streamed pages and downloads…");
+  const levels = m.hogLists.levels.map(([, count], level) => ({ level, count })).sort((a, b) => b.count - a.count);
+  const longest = levels[0];
+  const levelName = encodeURIComponent(m.taxonomy.names[longest.level]);
+  const control = await streamedHeap(warm, `/hog/?level=${levelName}&per_page=100`);
+  const page = await streamedHeap(warm, `/hog/?level=${levelName}&per_page=10000000`);
+  let largest = { i: 0, j: 1, count: -1 };
+  let k = 0;
+  for await (const row of await release.rows(m.tables.pairDirectory, 0, m.tables.pairDirectory.rows)) {
+    const [i, j] = [Math.floor(k / m.genomes.length), k % m.genomes.length];
+    if (i !== j && row[1] > largest.count) largest = { i, j, count: row[1] };
+    k++;
+  }
+  const pair = `${m.genomes[largest.i].code}/${m.genomes[largest.j].code}`;
+  const download = await streamedHeap(warm, `/downloads/pairs/${pair}.tsv.gz`);
+  // The widest family: its members at the root, the largest row of the families table.
+  let widest = { rootId: "", members: 0 };
+  for await (const family of await release.rows(m.tables.families, 0, m.tables.families.rows)) {
+    if (family.members.length > widest.members) widest = { rootId: family.rootId, members: family.members.length };
+  }
+  const members = await streamedHeap(createApp({ storage: () => storage, blobCache: createBlobCache() }), `/hog/${widest.rootId}/members/?per_page=10000000`);
+
+  const deepest = Math.max(...size.trees.map((t) => t.depth));
+  return [
+    `Release: \`npm run simulate -- --genomes ${AT_SCALE.genomes} --families ${AT_SCALE.families} --seed ${AT_SCALE.seed}\` (families born inside clades), compiled by \`npm run compile\` in ${(compile.seconds / 60).toFixed(1)} min at a peak RSS of ${(compile.peakMb / 1024).toFixed(1)} GB: ${m.counts.genomes.toLocaleString("en")} genomes, ${m.counts.proteins.toLocaleString("en")} proteins, ${m.counts.families.toLocaleString("en")} HOG families, ${m.tables.pairs.rows.toLocaleString("en")} pair rows.`,
+    "",
+    `- **Layout**: manifest ${size.manifestBytes} B, header ${kib(size.headerBytes)}, ${size.packs} packs, ${(size.packBytes / 2 ** 30).toFixed(2)} GiB, ${size.chunks.toLocaleString("en")} chunks; deepest tree ${deepest} (${size.trees.filter((t) => t.depth === deepest).map((t) => t.name).join(", ")}).`,
+    `- **Pair rows**: ${pairs.pairRowsPerProtein.toFixed(1)} per protein and ${pairs.perGenomePair.mean.toFixed(1)} ortholog rows per ordered genome pair (median ${pairs.perGenomePair.median}, max ${pairs.perGenomePair.max}; primates-chr12: 2.94 pair rows per protein, 284 ortholog rows per genome pair, median 117; \`tsx release-compiler/simulate/pair-stats.ts DIR\`).`,
+    `- **A streamed page**: the HOG list of ${m.taxonomy.names[longest.level]} (${page.rows.toLocaleString("en")} HOGs, ${(page.bytes / 2 ** 20).toFixed(1)} MiB of JSON) at \`per_page=10000000\` peaks at ${page.peakMb.toFixed(1)} MiB of heap above the settled baseline while it streams; a page of 100 of the same list, ${control.peakMb.toFixed(1)} MiB.`,
+    `- **The widest family**: ${widest.rootId} (${widest.members.toLocaleString("en")} members, one family row): its members at the root, cold, peak at ${members.peakMb.toFixed(1)} MiB of heap (${(members.bytes / 2 ** 20).toFixed(1)} MiB of JSON); a family row is one chunk, decoded whole.`,
+    `- **The largest genome pair's file**: \`/api/downloads/pairs/${pair}.tsv.gz\` (${largest.count.toLocaleString("en")} pair rows, ${(download.bytes / 2 ** 20).toFixed(1)} MiB gzipped) peaks at ${download.peakMb.toFixed(1)} MiB of heap.`,
+    "",
+    "Cold reads on a fresh isolate once the release is open (manifest and header read once per isolate), in process on the release folder; directory pages below the root are counted.",
+    "",
+    "| endpoint family | requests | reads, median (max) | bytes read, median (max) | answer, median | worst bytes / (64 kB + 2 × answer) | CPU ms, median |",
+    "|---|---|---|---|---|---|---|",
+    ...rows,
+  ].join("\n");
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  console.log(await atScaleBenchmark((line) => console.error(`[bench] ${line}`)));
+}
