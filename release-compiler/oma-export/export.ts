@@ -14,7 +14,8 @@
  *   and TaxRange as the worker's `/api/downloads/hogs.orthoxml.gz` writes them);
  * - `oma-go.txt.gz`: `OMA id, GO term, evidence code, references`;
  * - `oma-uniprot.txt.gz` and one `oma-{source}.txt.gz` map per other cross-reference source
- *   family (ensembl, refseq, entrez, …): `OMA id, external id`;
+ *   family (ensembl, refseq, entrez, …): `OMA id, external id`; a map other than OMA's own
+ *   (gene-name, pfam, …) first names its source: `# Format: OMA ID<tab>Gene Name ID`;
  * - `oma-protein-annotations.txt.gz`: `OMA id, original id, chromosome, location (exons),
  *   main isoform (self or its OMA id), description`;
  * - `speciestree.nwk`: the taxonomy, levels and species named.
@@ -86,6 +87,9 @@ async function* allRows<Row>(release: Release, table: Parameters<Release["rows"]
 
 const omaId = (release: Release, entry: number) => orthid(release.genomeOfEntry(entry), entry);
 const cell = (value: string | number) => String(value).replace(/[\t\r\n]+/g, " ");
+
+/** OMA's own id maps (several sources each: SwissProt and TrEMBL, Ensembl's genes, transcripts and proteins, …). */
+const OMA_ID_MAPS = new Set(["uniprot", "ensembl", "refseq", "entrez"]);
 
 /** The OMA id map a cross-reference source goes to (`oma-{name}.txt.gz`), undefined for none. */
 export function idMapOf(source: string): string | undefined {
@@ -226,6 +230,10 @@ export async function exportOmaFiles(releaseDir: string, outDir: string): Promis
       if (!out) {
         out = new OutFile(path(`oma-${map}.txt.gz`));
         maps.set(map, out);
+        // A map of OMA's own merges sources and is known by its name; any other is named by
+        // this line (the source of its first id: one whose name only differs in case or
+        // punctuation shares the file), so a mirror keeps the source's name, `Gene Name` not `gene-name`.
+        if (!OMA_ID_MAPS.has(map)) await out.write(`# Format: OMA ID<tab>${cell(source)} ID\n`);
       }
       await out.write(`${id}\t${cell(xref)}\n`);
     }

@@ -11,7 +11,8 @@
  * - group numbers and fingerprints: `oma-groups.txt` must list the groups 1, 2, … in order,
  *   and its fingerprints are kept (`n/a` too) rather than computed again (`fingerprints`);
  * - HOG ids: `oma-hogs.orthoXML` (genes' `protId` the OMA ids) is rewritten with the protein ids;
- * - `oma-pairs.txt`: the ortholog pairs and their types; `oma-{source}.txt` id maps: cross-references;
+ * - `oma-pairs.txt`: the ortholog pairs and their types; `oma-{source}.txt` id maps: cross-references
+ *   (source: OMA's own maps' usual names, else the map's `# Format: OMA ID<tab>{source} ID` line, else `{source}`);
  * - `oma-species.txt` (code, taxon id, scientific name) and `speciestree.nwk` (leaves: codes);
  * - isoforms: a protein whose MainIsoform (`oma-protein-annotations.txt`, column 5) is another
  *   protein's OMA id is an isoform of that protein's gene.
@@ -349,9 +350,19 @@ export async function convertOmaRelease(folder: string, out: string, problems: P
     .sort((a, b) => (a[0] < b[0] ? -1 : 1));
   for (const m of maps) {
     const path = join(out, `xrefs-${m[1]}.tsv`);
-    const source = SOURCE_OF_MAP[m[1]] ?? m[1];
+    // OMA's own maps merge sources (SwissProt and TrEMBL, Ensembl's genes, transcripts and
+    // proteins) and are named here; any other map is named by its `# Format: OMA ID<tab>{source} ID`
+    // line (oma-export writes one), else by its file name.
+    let source: string | undefined = SOURCE_OF_MAP[m[1]];
     const file = new Out(path);
-    for await (const { cols, lineNo } of rows(join(folder, m[0]), problems)) {
+    for await (const { text, lineNo } of readLines(join(folder, m[0]), problems)) {
+      if (text.startsWith("#")) {
+        source ??= FORMAT_SOURCE_RE.exec(text)?.[1].trim() || undefined;
+        continue;
+      }
+      if (isBlank(text)) continue;
+      source ??= m[1];
+      const cols = text.split("\t");
       if (cols.length !== 2 || !cols[1].trim()) {
         problems.report(fileLabel(join(folder, m[0])), lineNo, `expected 2 tab-separated columns (OMA id, ${source} id), found ${cols.length}`);
         continue;
@@ -438,6 +449,9 @@ const OMA_TYPES: Record<string, string> = { "1:1": "1:1", "1:n": "1:n", "m:1": "
 const NOT_ID_MAPS = new Set(["species", "groups", "pairs", "go", "protein-annotations", "close-groups"]);
 
 const SOURCE_OF_MAP: Record<string, string> = { uniprot: "UniProtKB", ensembl: "Ensembl", refseq: "RefSeq", entrez: "EntrezGene" };
+
+/** The source an id map's header names: `# Format: OMA ID<tab>Gene Name ID` (`<tab>` literal, as OMA writes it, or a tab). */
+const FORMAT_SOURCE_RE = /^# Format: OMA ID(?:<tab>|\t)(.+) ID\s*$/;
 
 function xmlAttr(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
