@@ -6,8 +6,21 @@ import { expect } from "vitest";
 
 type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
 
+/** A request that gets no answer within this long fails naming its URL, rather than the test timing out mute. */
+const ANSWER_WITHIN_MS = 60_000;
+
 export function jsonClient(fetchWith: Fetch) {
-  const get = (url: string, init?: RequestInit): Promise<Response> => fetchWith(url, { redirect: "manual", ...init });
+  const get = async (url: string, init?: RequestInit): Promise<Response> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const silence = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${url}: no answer within ${ANSWER_WITHIN_MS / 1000} s`)), ANSWER_WITHIN_MS);
+    });
+    try {
+      return await Promise.race([fetchWith(url, { redirect: "manual", ...init }), silence]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
 
   /** GET a JSON body, asserting status 200 and the JSON content type. */
   async function getJson<T = any>(url: string, init?: RequestInit): Promise<T> {

@@ -4,16 +4,18 @@ import { pathParam, linksOf, releaseOf, type AppEnv } from "../context.js";
 import { segment } from "../render/links.js";
 import { paginate } from "../render/pagination.js";
 import { proteinSummary } from "../render/protein.js";
-import { json } from "../render/respond.js";
+import { fieldNamesFor, json, jsonArrayStream } from "../render/respond.js";
 import { resolveGroup } from "../release/resolve.js";
 
 export function groupRoutes(app: Hono<AppEnv>) {
   getEndpoint(app, "/api/group/", "Group List", "All orthologous groups, by group number.", (c) => {
     const links = linksOf(c);
     const page = paginate(links, releaseOf(c).manifest.counts.groups);
-    const items = [];
-    for (let nr = page.from + 1; nr <= page.to; nr++) items.push({ orth_group: nr, group_url: links.api(`/group/${nr}/`) });
-    return json(c, items, page.headers);
+    // Made as the client reads: a page of every group holds no more than the item being sent.
+    async function* items() {
+      for (let nr = page.from + 1; nr <= page.to; nr++) yield { orth_group: nr, group_url: links.api(`/group/${nr}/`) };
+    }
+    return jsonArrayStream(items(), page.headers, fieldNamesFor(c));
   });
 
   getEndpoint(
