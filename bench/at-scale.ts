@@ -21,6 +21,8 @@ import { folderStorage, openReleaseFolder } from "../release-compiler/local/fold
 import { folderPairStats } from "../release-compiler/simulate/pair-stats.js";
 import { simulateRelease } from "../release-compiler/simulate/simulate.js";
 import { FORMAT_VERSION } from "../release-format/format.js";
+import { PAGE_ENTRIES, ROOT_ENTRIES } from "../release-format/directory.js";
+import { LAYOUT } from "../release-compiler/write/layout.js";
 import { kib } from "./load.js";
 import { releaseSize } from "./release-size.js";
 
@@ -30,6 +32,9 @@ export const AT_SCALE = { genomes: 2500, families: 44000, seed: 2500 };
 const INPUT = resolve(OUT, "sim2500-input");
 const RELEASE = resolve(OUT, "sim2500");
 const ORIGIN = "http://bench.local";
+
+/** What the kept release was built with: a change of any of it compiles again. */
+const stampSettings = () => ({ ...AT_SCALE, format: FORMAT_VERSION, layout: { ...LAYOUT, PAGE_ENTRIES, ROOT_ENTRIES } });
 
 interface CompileFigures {
   seconds: number;
@@ -44,7 +49,7 @@ export async function atScaleBasis(): Promise<{ dir: string; proteins: number; p
   const stamp = resolve(RELEASE, "at-scale.json");
   if (!existsSync(stamp)) return undefined;
   const kept = JSON.parse(readFileSync(stamp, "utf8")) as { settings: unknown; compile: CompileFigures };
-  if (JSON.stringify(kept.settings) !== JSON.stringify({ ...AT_SCALE, format: FORMAT_VERSION })) return undefined;
+  if (JSON.stringify(kept.settings) !== JSON.stringify(stampSettings())) return undefined;
   const { manifest } = await openReleaseFolder(RELEASE);
   return { dir: RELEASE, proteins: manifest.counts.proteins, pairRows: manifest.tables.pairs.rows, seconds: kept.compile.seconds, peakBytes: kept.compile.peakMb * 2 ** 20 };
 }
@@ -52,7 +57,7 @@ export async function atScaleBasis(): Promise<{ dir: string; proteins: number; p
 /** Simulates and compiles the release unless built already with these settings and this format. */
 async function ensureRelease(log: (line: string) => void): Promise<CompileFigures> {
   const stamp = resolve(RELEASE, "at-scale.json");
-  const settings = { ...AT_SCALE, format: FORMAT_VERSION };
+  const settings = stampSettings();
   if (existsSync(stamp)) {
     const kept = JSON.parse(readFileSync(stamp, "utf8")) as { settings: typeof settings; compile: CompileFigures };
     if (JSON.stringify(kept.settings) === JSON.stringify(settings)) return kept.compile;

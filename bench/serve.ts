@@ -14,6 +14,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { compileRelease } from "../release-compiler/compile.js";
+import { LAYOUT } from "../release-compiler/write/layout.js";
+import { PAGE_ENTRIES, ROOT_ENTRIES } from "../release-format/directory.js";
 import { simulateRelease } from "../release-compiler/simulate/simulate.js";
 import {
   FORMAT_VERSION,
@@ -94,7 +96,8 @@ interface BenchRequest extends MixRequest {
 export async function ensureServeRelease(log: (line: string) => void): Promise<string> {
   const dir = resolve(OUT, "serve");
   const stamp = resolve(dir, "serve-settings.json");
-  const settings = JSON.stringify({ ...SERVE_RELEASE, format: FORMAT_VERSION });
+  // The layout too: chunk targets and directory fan-outs change the release without changing the format.
+  const settings = JSON.stringify({ ...SERVE_RELEASE, format: FORMAT_VERSION, layout: { ...LAYOUT, PAGE_ENTRIES, ROOT_ENTRIES } });
   if (existsSync(resolve(dir, "manifest.json")) && existsSync(stamp) && readFileSync(stamp, "utf8") === settings) return dir;
   const input = resolve(OUT, "serve-input");
   log(`simulating ${SERVE_RELEASE.genomes} genomes × ${SERVE_RELEASE.families} families (first run, a few minutes)…`);
