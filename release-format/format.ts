@@ -62,18 +62,14 @@ export interface ChunkTree<Start extends number | string = number | string> {
   root: DirectoryPage<Start>;
 }
 
-/** `releases/<name>/manifest.json`: constant in size, it names the release and its header. */
-export interface ManifestFile {
-  format: typeof FORMAT_VERSION;
-  /** Release name, e.g. `All.Nov2026` (the version endpoint's `orth_version`). */
-  name: string;
-  hogPrefix: string;
-  date: string;
-  fieldNames?: "oma";
-  counts: ReleaseCounts;
+/**
+ * `releases/<name>/manifest.json`: constant in size, it names the release (the fields of
+ * Manifest below that are not in the header) and its header.
+ */
+export type ManifestFile = Omit<Manifest, keyof ReleaseHeader> & {
   /** The ReleaseHeader chunk: read once per isolate, with the manifest, when the release is opened. */
   header: ChunkRef;
-}
+};
 
 /**
  * The release header (a msgpack chunk): what every request may need, sized by the genomes and
