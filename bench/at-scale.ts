@@ -1,7 +1,7 @@
 /**
  * A public-scale release served: the simulated release of 2,500 genomes (about a million
  * proteins, families born inside clades), compiled with `npm run compile` in a child process
- * (its wall time and peak RSS), then read as the worker reads it. Reports what issue "Release
+ * (its wall time, peak RSS and temp disk), then read as the worker reads it. Reports what issue "Release
  * format 4" asks of it: the manifest and header sizes, tree depths, packs and bytes; the pair
  * rows per protein and per genome pair (beside primates-chr12's); per endpoint family the cold
  * reads and bytes against the answer size and the budget of a single record (64 kB + 2 × the
@@ -9,10 +9,9 @@
  * against a control.
  *
  * `tsx --expose-gc bench/at-scale.ts` runs it alone (the simulation takes ~4 min and 1.7 GB, the
- * compile ~25 min and ~13 GB on this machine, both kept in build/bench/ for later runs).
+ * compile tens of minutes on this machine, both kept in build/bench/ for later runs).
  */
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createApp } from "../src/app.js";
@@ -24,6 +23,7 @@ import { FORMAT_VERSION } from "../release-format/format.js";
 import { PAGE_ENTRIES, ROOT_ENTRIES } from "../release-format/directory.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
 import { kib } from "./load.js";
+import { runMeasured } from "./measured-run.js";
 import { releaseSize } from "./release-size.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -34,11 +34,15 @@ const RELEASE = resolve(OUT, "sim2500");
 const ORIGIN = "http://bench.local";
 
 /** What the kept release was built with: a change of any of it compiles again. */
-const stampSettings = () => ({ ...AT_SCALE, format: FORMAT_VERSION, layout: { ...LAYOUT, PAGE_ENTRIES, ROOT_ENTRIES } });
+const stampSettings = () => ({ ...AT_SCALE, format: FORMAT_VERSION, layout: { ...LAYOUT, PAGE_ENTRIES, ROOT_ENTRIES }, compile: COMPILE_FLAGS });
+/** How the release is compiled: the row engine's threads and memory. */
+const COMPILE_FLAGS = ["--jobs", "2", "--memory", "2g"];
 
 interface CompileFigures {
   seconds: number;
   peakMb: number;
+  /** Largest size of the compile's scratch folder. */
+  tempMb?: number;
 }
 
 /**
@@ -66,18 +70,17 @@ async function ensureRelease(log: (line: string) => void): Promise<CompileFigure
     log(`simulating ${AT_SCALE.genomes} genomes × ${AT_SCALE.families} families (~4 min)…`);
     await simulateRelease({ out: INPUT, ...AT_SCALE });
   }
-  log("compiling (a child process with a 20 GB heap, ~25 min)…");
-  const started = performance.now();
-  const peakKb = await new Promise<number>((done, fail) => {
-    const child = spawn("/usr/bin/time", ["-f", "%M", resolve(ROOT, "node_modules/.bin/tsx"), resolve(ROOT, "release-compiler/cli.ts"), "--config", resolve(INPUT, "release.json"), "--out", RELEASE], {
-      env: { ...process.env, NODE_OPTIONS: "--max-old-space-size=20000" },
-      stdio: ["ignore", "inherit", "pipe"],
-    });
-    let err = "";
-    child.stderr.on("data", (d) => (err += d));
-    child.on("close", (code) => (code === 0 ? done(Number(err.trim().split("\n").pop())) : fail(new Error(`compile failed (${code}): ${err.slice(-2000)}`))));
+  // The old release goes first: the disk holds one release of this size beside the compile's scratch, not two.
+  rmSync(RELEASE, { recursive: true, force: true });
+  log(`compiling (a child process with a 20 GB heap, ${COMPILE_FLAGS.join(" ")})…`);
+  const run = await runMeasured(process.execPath, ["--max-old-space-size=20000", "--import", "tsx", resolve(ROOT, "release-compiler/cli.ts"), "--config", resolve(INPUT, "release.json"), "--out", RELEASE, "--verbose", ...COMPILE_FLAGS], {
+    cwd: ROOT,
+    scratchOf: (pid) => `${RELEASE}.scratch-${pid}`,
+    echo: log,
   });
-  const compile = { seconds: (performance.now() - started) / 1000, peakMb: peakKb / 1024 };
+  if (run.code !== 0) throw new Error(`compile failed (${run.code}): ${run.output.slice(-2000)}`);
+  writeFileSync(`${RELEASE}.log`, run.output);
+  const compile = { seconds: run.seconds, peakMb: run.peakKb / 1024, tempMb: run.peakScratchBytes / 2 ** 20 };
   writeFileSync(stamp, JSON.stringify({ settings, compile }));
   return compile;
 }
@@ -188,7 +191,7 @@ export async function atScaleBenchmark(log: (line: string) => void): Promise<str
 
   const deepest = Math.max(...size.trees.map((t) => t.depth));
   return [
-    `Release: \`npm run simulate -- --genomes ${AT_SCALE.genomes} --families ${AT_SCALE.families} --seed ${AT_SCALE.seed}\` (families born inside clades), compiled by \`npm run compile\` in ${(compile.seconds / 60).toFixed(1)} min at a peak RSS of ${(compile.peakMb / 1024).toFixed(1)} GB: ${m.counts.genomes.toLocaleString("en")} genomes, ${m.counts.proteins.toLocaleString("en")} proteins, ${m.counts.families.toLocaleString("en")} HOG families, ${m.tables.pairs.rows.toLocaleString("en")} pair rows.`,
+    `Release: \`npm run simulate -- --genomes ${AT_SCALE.genomes} --families ${AT_SCALE.families} --seed ${AT_SCALE.seed}\` (families born inside clades), compiled by \`npm run compile -- ${COMPILE_FLAGS.join(" ")}\` in ${(compile.seconds / 60).toFixed(1)} min at a peak RSS of ${(compile.peakMb / 1024).toFixed(1)} GB${compile.tempMb !== undefined ? ` and ${(compile.tempMb / 1024).toFixed(1)} GiB of temp disk` : ""} (its stage log beside the release, build/bench/sim2500.log): ${m.counts.genomes.toLocaleString("en")} genomes, ${m.counts.proteins.toLocaleString("en")} proteins, ${m.counts.families.toLocaleString("en")} HOG families, ${m.tables.pairs.rows.toLocaleString("en")} pair rows.`,
     "",
     `- **Layout**: manifest ${size.manifestBytes} B, header ${kib(size.headerBytes)}, ${size.packs} packs, ${(size.packBytes / 2 ** 30).toFixed(2)} GiB, ${size.chunks.toLocaleString("en")} chunks; deepest tree ${deepest} (${size.trees.filter((t) => t.depth === deepest).map((t) => t.name).join(", ")}).`,
     `- **Pair rows**: ${pairs.pairRowsPerProtein.toFixed(1)} per protein and ${pairs.perGenomePair.mean.toFixed(1)} ortholog rows per ordered genome pair (median ${pairs.perGenomePair.median}, max ${pairs.perGenomePair.max}; primates-chr12: 2.94 pair rows per protein, 284 ortholog rows per genome pair, median 117; \`tsx release-compiler/simulate/pair-stats.ts DIR\`).`,

@@ -1,18 +1,22 @@
 /**
  * Compile benchmark: simulated releases of about 10^5, 3·10^5 and 10^6 proteins over 100
  * genomes, each compiled by the CLI in a child process (`node --max-old-space-size=3584`, the
- * 4 GB budget) while its peak resident set is measured. Reports wall time, proteins per
- * second, peak RSS, output bytes (packs and manifest), packs, chunks (data chunks, directory
- * pages, the header), manifest and header bytes, the deepest tree, and how each grows with size.
+ * 4 GB budget) with `--jobs 2 --memory 2g` while its peak resident set and scratch disk are
+ * measured (measured-run.ts); the largest also with `--jobs 1`, and with the compiler before
+ * the row engine (commit ENGINE_BEFORE, one thread and hand-written spill files, checked out in
+ * a git worktree), side by side. Reports wall time, proteins per second, peak RSS, temp disk,
+ * output bytes (packs and manifest), packs, chunks (data chunks, directory pages, the header),
+ * manifest and header bytes, the deepest tree, and how each grows with size.
  *
  * Simulated inputs are kept under build/bench/compile-input/ and reused when their settings
  * match; compiled releases go to build/bench/compile/ (with the compile's per-stage log beside
  * each), only the largest is kept (the scale projection reads it). `BENCH_COMPILE_QUICK=1` runs 20k and 60k proteins instead, to try it fast.
  */
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
+import { runMeasured } from "./measured-run.js";
 import { releaseSize } from "./release-size.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -22,6 +26,14 @@ const GENOMES = 100;
 const SEED = 1;
 /** The heap limit of the compile: the release must compile within 4 GB. */
 const HEAP_MB = 3584;
+/** The row engine's memory (`--memory`). */
+const ENGINE_MEMORY = "2g";
+/** The last commit before the row engine (DuckDB) and the streamed family pairs: one thread, hand-written spill files. */
+export const ENGINE_BEFORE = "c96f9005ff8fae4bcba645164825d54e804f4e71";
+const BEFORE_CHECKOUT = resolve(ROOT, "build/bench/before-engine");
+
+/** Who compiles: this checkout with `--jobs N`, or the commit before the engine. */
+type Compiler = { jobs: number } | "before";
 
 interface Size {
   label: string;
@@ -41,12 +53,16 @@ const QUICK: Size[] = [
 
 interface Measurement {
   label: string;
+  /** `jobs 2`, `jobs 1` or `before`. */
+  compiler: string;
   /** The compiled release. */
   dir: string;
   proteins: number;
   pairRows: number;
   seconds: number;
   peakRssMb: number;
+  /** Largest size of the compile's scratch folder (engine database and spill files). */
+  tempBytes: number;
   /** The release folder: packs and manifest. */
   bytes: number;
   packs: number;
@@ -70,15 +86,26 @@ export interface CompileBenchmark {
 export async function compileBenchmark(log: (line: string) => void): Promise<CompileBenchmark> {
   const sizes = process.env.BENCH_COMPILE_QUICK ? QUICK : FULL;
   const results: Measurement[] = [];
+  let input = "";
   for (const size of sizes) {
-    const input = await simulatedInput(size, log);
+    input = await simulatedInput(size, log);
     if (results.length) rmSync(results[results.length - 1].dir, { recursive: true, force: true });
-    results.push(await measureCompile(size, input, log));
+    results.push(await measureCompile(size, input, { jobs: 2 }, log));
   }
+  const largestSize = sizes[sizes.length - 1];
   const largest = { ...results[results.length - 1], peakBytes: results[results.length - 1].peakRssMb * 2 ** 20 };
   // What `npm run bench -- --only scale` projects from without compiling again.
   writeFileSync(LARGEST, `${JSON.stringify(largest, null, 1)}\n`);
-  return { markdown: report(results), largest };
+  // The largest again, side by side: one job, and the compiler before the engine (each into its own folder, compared, removed).
+  const sideBySide: Measurement[] = [largest];
+  const same: boolean[] = [];
+  for (const compiler of [{ jobs: 1 }, "before"] as const) {
+    const m = await measureCompile(largestSize, input, compiler, log);
+    same.push(sameRelease(largest.dir, m.dir));
+    rmSync(m.dir, { recursive: true, force: true });
+    sideBySide.push(m);
+  }
+  return { markdown: report(results, sideBySide, same), largest };
 }
 
 /** The simulated input of a size, simulated unless a folder with the same settings exists. */
@@ -93,33 +120,36 @@ async function simulatedInput(size: Size, log: (line: string) => void): Promise<
   log(`simulating ${GENOMES} genomes × ${size.families} families into ${dir}…`);
   rmSync(dir, { recursive: true, force: true });
   const args = ["--out", dir, "--genomes", String(GENOMES), "--families", String(size.families), "--seed", String(SEED)];
-  const { code, output } = await run(process.execPath, ["--import", "tsx", resolve(ROOT, "release-compiler/simulate/cli.ts"), ...args]);
+  const { code, output } = await runMeasured(process.execPath, ["--import", "tsx", resolve(ROOT, "release-compiler/simulate/cli.ts"), ...args], { cwd: ROOT });
   if (code !== 0) throw new Error(`simulate failed (${code}):\n${output}`);
   writeFileSync(stamp, JSON.stringify(settings));
   return dir;
 }
 
-async function measureCompile(size: Size, input: string, log: (line: string) => void): Promise<Measurement> {
-  const out = resolve(OUT, size.label);
+async function measureCompile(size: Size, input: string, compiler: Compiler, log: (line: string) => void): Promise<Measurement> {
+  const name = compiler === "before" ? "before" : `jobs ${compiler.jobs}`;
+  const out = resolve(OUT, compiler === "before" || compiler.jobs !== 2 ? `${size.label}-${name.replace(" ", "")}` : size.label);
   rmSync(out, { recursive: true, force: true });
-  log(`compiling ${size.label} (${input})…`);
-  const started = performance.now();
-  const cli = [resolve(ROOT, "release-compiler/cli.ts"), "--config", resolve(input, "release.json"), "--out", out, "--verbose"];
-  const { code, output, peakKb } = await run(process.execPath, [`--max-old-space-size=${HEAP_MB}`, "--import", "tsx", ...cli], { measurePeak: true });
-  const seconds = (performance.now() - started) / 1000;
+  log(`compiling ${size.label} (${input}), ${name}…`);
+  const cwd = compiler === "before" ? beforeCheckout(log) : ROOT;
+  const flags = compiler === "before" ? [] : ["--jobs", String(compiler.jobs), "--memory", ENGINE_MEMORY];
+  const cli = [resolve(cwd, "release-compiler/cli.ts"), "--config", resolve(input, "release.json"), "--out", out, "--verbose", ...flags];
+  const run = await runMeasured(process.execPath, [`--max-old-space-size=${HEAP_MB}`, "--import", "tsx", ...cli], { cwd, scratchOf: (pid) => `${out}.scratch-${pid}` });
   // The compile's own log: time, heap and RSS after each stage.
-  writeFileSync(`${out}.log`, output);
-  if (code !== 0) throw new Error(`compile of ${size.label} failed (${code}):\n${output}`);
+  writeFileSync(`${out}.log`, run.output);
+  if (run.code !== 0) throw new Error(`compile of ${size.label} (${name}) failed (${run.code}):\n${run.output}`);
   const release = await openReleaseFolder(out);
   const { manifest } = release;
   const folder = await releaseSize(out, release);
   const m: Measurement = {
     label: size.label,
+    compiler: name,
     dir: out,
     proteins: manifest.counts.proteins,
     pairRows: manifest.tables.pairs.rows,
-    seconds,
-    peakRssMb: peakKb / 1024,
+    seconds: run.seconds,
+    peakRssMb: run.peakKb / 1024,
+    tempBytes: run.peakScratchBytes,
     bytes: folder.bytes,
     packs: folder.packs,
     chunks: folder.chunks,
@@ -128,58 +158,50 @@ async function measureCompile(size: Size, input: string, log: (line: string) => 
     maxDepth: folder.maxDepth,
   };
   log(
-    `${size.label}: ${m.proteins} proteins in ${seconds.toFixed(0)} s, peak RSS ${m.peakRssMb.toFixed(0)} MB, ${(m.bytes / 1e6).toFixed(0)} MB in ${m.packs} packs (${m.chunks} chunks, trees up to depth ${m.maxDepth})`,
+    `${size.label} (${name}): ${m.proteins} proteins in ${m.seconds.toFixed(0)} s, peak RSS ${m.peakRssMb.toFixed(0)} MB, temp disk ${(m.tempBytes / 1e6).toFixed(0)} MB, ${(m.bytes / 1e6).toFixed(0)} MB in ${m.packs} packs (${m.chunks} chunks, trees up to depth ${m.maxDepth})`,
   );
   return m;
 }
 
-/**
- * Runs a command; with `measurePeak`, its peak resident set in kB: the kernel's high-water
- * mark (VmHWM) of the process, read every 100 ms while it runs, and the process's own
- * report of its peak (the compile CLI prints it last), whichever is larger.
- */
-function run(command: string, args: string[], options: { measurePeak?: boolean } = {}): Promise<{ code: number; output: string; peakKb: number }> {
-  return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    let peakKb = 0;
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    const poll = options.measurePeak
-      ? setInterval(() => {
-          try {
-            const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
-            if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
-          } catch {
-            // the process has just ended
-          }
-        }, 100)
-      : undefined;
-    child.on("error", fail);
-    child.on("close", (code) => {
-      clearInterval(poll);
-      const reported = /peak RSS (\d+) MB/.exec(output);
-      if (reported) peakKb = Math.max(peakKb, Number(reported[1]) * 1024);
-      done({ code: code ?? 1, output, peakKb });
-    });
-  });
+/** A worktree of ENGINE_BEFORE sharing this checkout's node_modules (it needs none that this one lacks). */
+function beforeCheckout(log: (line: string) => void): string {
+  if (!existsSync(resolve(BEFORE_CHECKOUT, "release-compiler/cli.ts"))) {
+    log(`checking out the compiler before the engine (${ENGINE_BEFORE.slice(0, 7)}) in ${BEFORE_CHECKOUT}…`);
+    mkdirSync(resolve(BEFORE_CHECKOUT, ".."), { recursive: true });
+    execFileSync("git", ["worktree", "add", "--force", "--detach", BEFORE_CHECKOUT, ENGINE_BEFORE], { cwd: ROOT, stdio: "pipe" });
+  }
+  if (!existsSync(resolve(BEFORE_CHECKOUT, "node_modules"))) symlinkSync(resolve(ROOT, "node_modules"), resolve(BEFORE_CHECKOUT, "node_modules"));
+  return BEFORE_CHECKOUT;
 }
 
-function report(results: Measurement[]): string {
+/** Two release folders hold the same release: the same manifest bytes (which name the header by its hash, and so every chunk). */
+function sameRelease(a: string, b: string): boolean {
+  return readFileSync(resolve(a, "manifest.json")).equals(readFileSync(resolve(b, "manifest.json")));
+}
+
+function report(results: Measurement[], sideBySide: Measurement[], same: boolean[]): string {
   const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+  const row = (m: Measurement) =>
+    `| ${m.proteins.toLocaleString("en-US")} (${m.label}) | ${m.compiler} | ${m.seconds.toFixed(0)} s | ${(m.proteins / m.seconds).toFixed(0)} | ` +
+    `${m.peakRssMb.toFixed(0)} MB | ${mb(m.tempBytes)} MB | ${mb(m.bytes)} MB | ${m.packs.toLocaleString("en-US")} | ${m.chunks.toLocaleString("en-US")} | ${m.manifestBytes} B | ${(m.headerBytes / 1e3).toFixed(1)} kB | ${m.maxDepth} |`;
+  const header = ["| proteins | compiler | wall | proteins/s | peak RSS | temp disk | output | packs | chunks | manifest | header | depth |", "|---|---|---|---|---|---|---|---|---|---|---|---|"];
+  const [engine2, engine1, before] = sideBySide;
   const lines = [
-    `Simulated releases of ${GENOMES} genomes (seed ${SEED}), each compiled by \`npm run compile\` in a child process with \`node --max-old-space-size=${HEAP_MB}\`;`,
-    "peak RSS is the child's resident high-water mark (VmHWM). Inputs are simulated once and reused; times include reading them.",
+    `Simulated releases of ${GENOMES} genomes (seed ${SEED}), each compiled by \`npm run compile -- --jobs 2 --memory ${ENGINE_MEMORY}\` in a child process with \`node --max-old-space-size=${HEAP_MB}\`;`,
+    "peak RSS is the child's resident high-water mark (VmHWM); temp disk the largest its scratch folder grew (the row engine's database and spill files). Inputs are simulated once and reused; times include reading them.",
     "",
     "Output: the release folder (packs and manifest); chunks: every msgpack chunk of the packs (data chunks, directory pages, the header); depth: the deepest table or index tree (1 = its root page in the header lists its chunks).",
     "",
-    "| proteins | wall | proteins/s | peak RSS | output | packs | chunks | manifest | header | depth |",
-    "|---|---|---|---|---|---|---|---|---|---|",
-    ...results.map(
-      (m) =>
-        `| ${m.proteins.toLocaleString("en-US")} (${m.label}) | ${m.seconds.toFixed(0)} s | ${(m.proteins / m.seconds).toFixed(0)} | ` +
-        `${m.peakRssMb.toFixed(0)} MB | ${mb(m.bytes)} MB | ${m.packs.toLocaleString("en-US")} | ${m.chunks.toLocaleString("en-US")} | ${m.manifestBytes} B | ${(m.headerBytes / 1e3).toFixed(1)} kB | ${m.maxDepth} |`,
-    ),
+    ...header,
+    ...results.map(row),
+    "",
+    `The largest side by side, one after the other: \`--jobs 2\`, \`--jobs 1\`, and the compiler before the row engine (\`${ENGINE_BEFORE.slice(0, 7)}\` in a git worktree: one thread, hand-written spill files, each family's pairs held in a list). ` +
+      `The three releases are ${same.every(Boolean) ? "byte-identical (the same manifest, which names every chunk by its hash)" : "NOT byte-identical"}.`,
+    "",
+    ...header,
+    ...sideBySide.map(row),
+    "",
+    `Throughput against the compiler before the engine: ×${(before.seconds / engine2.seconds).toFixed(2)} with 2 jobs, ×${(before.seconds / engine1.seconds).toFixed(2)} with 1; 2 jobs against 1: ×${(engine1.seconds / engine2.seconds).toFixed(2)}.`,
   ];
   if (results.length >= 2) {
     const metrics: Array<[string, (m: Measurement) => number]> = [

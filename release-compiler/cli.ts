@@ -1,24 +1,55 @@
 #!/usr/bin/env node
 /**
- * `npm run compile -- --config FILE --out DIR`: compiles one release. Exit codes: 0 done
- * (warnings, if any, printed as file: warning: message), 1 input problems (each printed as
- * file:line: message), 2 bad usage.
+ * `npm run compile -- --config FILE --out DIR`: compiles one release. Each stage prints one
+ * line (and draws a live bar on stderr when it is a terminal). Exit codes: 0 done (warnings, if any, printed
+ * as file: warning: message), 1 input problems (each printed as file:line: message), 2 bad usage.
  */
+import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
-import { compileRelease } from "./compile.js";
+import { compileRelease, DEFAULT_ENGINE_MEMORY } from "./compile.js";
 import { InputRejected } from "./problems.js";
 
-const USAGE = "usage: npm run compile -- --config FILE --out DIR [--verbose] [--align-pairs]";
+const USAGE = `usage: npm run compile -- --config FILE --out DIR [--jobs N] [--memory SIZE] [--verbose] [--align-pairs]
+  --jobs N       threads the row engine sorts on (default: ${availableParallelism()}, the cores)
+  --memory SIZE  memory the row engine holds before it spills to disk, e.g. 4g or 512m (default: ${DEFAULT_ENGINE_MEMORY / 2 ** 30}g)
+  --verbose      stage lines also give the heap and resident set
+  --align-pairs  every pairwise relation gets the score and distance of its alignment`;
+
+/** `4g`, `512m`, `4GB`, `2GiB`, or a number of bytes. */
+function parseSize(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?$/i.exec(text.trim());
+  if (!match) return undefined;
+  const bytes = Number(match[1]) * 1024 ** " kmgt".indexOf(match[2].toLowerCase() || " ");
+  return bytes >= 1 ? Math.floor(bytes) : undefined;
+}
 
 async function main(): Promise<number> {
-  let values: { config?: string; out?: string; help?: boolean; verbose?: boolean; "align-pairs"?: boolean };
+  let values: { config?: string; out?: string; help?: boolean; verbose?: boolean; "align-pairs"?: boolean; jobs?: string; memory?: string };
   try {
     ({ values } = parseArgs({
-      options: { config: { type: "string" }, out: { type: "string" }, help: { type: "boolean" }, verbose: { type: "boolean" }, "align-pairs": { type: "boolean" } },
+      options: {
+        config: { type: "string" },
+        out: { type: "string" },
+        jobs: { type: "string" },
+        memory: { type: "string" },
+        help: { type: "boolean" },
+        verbose: { type: "boolean" },
+        "align-pairs": { type: "boolean" },
+      },
       strict: true,
     }));
   } catch (error) {
     console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
+  if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1)) {
+    console.error(`--jobs takes a whole number of at least 1, not "${values.jobs}"\n${USAGE}`);
+    return 2;
+  }
+  const memory = values.memory === undefined ? undefined : parseSize(values.memory);
+  if (values.memory !== undefined && memory === undefined) {
+    console.error(`--memory takes a size such as 4g or 512m, not "${values.memory}"\n${USAGE}`);
     return 2;
   }
   if (values.help) {
@@ -31,8 +62,12 @@ async function main(): Promise<number> {
   }
   try {
     const result = await compileRelease(values.config, values.out, {
-      log: values.verbose ? (m) => console.log(m) : undefined,
+      log: (line) => console.log(line),
+      verbose: values.verbose ?? false,
+      terminal: process.stderr,
       alignPairs: values["align-pairs"] ?? false,
+      jobs,
+      memory,
     });
     for (const warning of result.warnings) console.error(warning);
     const { counts, name } = result.manifest;

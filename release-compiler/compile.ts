@@ -4,6 +4,7 @@
  * derive/ or write/; this file only runs them in order.
  */
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { Manifest, ManifestFile, ReleaseHeader } from "../release-format/format.js";
 import { loadConfig, type ReleaseConfig } from "./config.js";
@@ -26,7 +27,9 @@ import { formatWarning, InputRejected, Problems } from "./problems.js";
 import { readNewick } from "./readers/newick.js";
 import { readPairsTsv } from "./readers/pairs.js";
 import { readSpeciesInfo } from "./readers/species-info.js";
-import { scratchFolder, type ScratchFolder } from "./spill.js";
+import { openEngine, type Engine } from "./engine.js";
+import { scratchFolder, type ScratchFolder } from "./scratch.js";
+import { stageReporter, type Stages } from "./stages.js";
 import { packWriter, type PackWriter } from "./write/packs.js";
 import { LAYOUT } from "./write/layout.js";
 import { writeRelease, type ReleaseBuild } from "./write/release.js";
@@ -46,10 +49,22 @@ interface CompileResult {
  * touches an existing release.
  */
 export interface CompileOptions {
+  /** Takes one line per finished stage. */
   log?: (message: string) => void;
+  /** `--verbose`: stage lines also give the heap and resident set. */
+  verbose?: boolean;
+  /** Where long stages draw a live progress bar, when it is a terminal (the CLI's stderr). */
+  terminal?: NodeJS.WriteStream;
   /** `--align-pairs`: every pairwise relation gets the score and distance of its alignment (derive/pair-alignment.ts). */
   alignPairs?: boolean;
+  /** `--jobs`: threads the row engine sorts on (default: the machine's cores). */
+  jobs?: number;
+  /** `--memory`: bytes the row engine may hold before it spills to disk (default: DEFAULT_ENGINE_MEMORY). */
+  memory?: number;
 }
+
+/** The row engine's memory when `--memory` is not given. */
+export const DEFAULT_ENGINE_MEMORY = 2 * 2 ** 30;
 
 export async function compileRelease(
   configPath: string,
@@ -57,7 +72,7 @@ export async function compileRelease(
   options: CompileOptions = {},
 ): Promise<CompileResult> {
   const started = performance.now();
-  const stage = stageReporter(options.log);
+  const stage = stageReporter({ log: options.log, memory: options.verbose, terminal: options.terminal });
   const loaded = await loadConfig(configPath);
   if (!loaded.config) throw new InputRejected(loaded.problems);
 
@@ -67,15 +82,21 @@ export async function compileRelease(
   rmSync(partial, { recursive: true, force: true });
   // Spill files of the derivations, beside the release (same disk, no /tmp size limit).
   const scratch = scratchFolder(`${target}.scratch-${process.pid}`);
+  let engine: Engine | undefined;
   try {
+    engine = await openEngine({
+      folder: scratch.folder("engine"),
+      memoryBytes: options.memory ?? DEFAULT_ENGINE_MEMORY,
+      threads: options.jobs ?? availableParallelism(),
+    });
     // Packs are written from the first genome read on (the sequences table as the cDNA streams in).
     const packs = packWriter(partial);
-    const build = await deriveRelease(loaded.config, loaded.problems, stage, { packs, scratch, alignPairs: options.alignPairs ?? false });
-    const manifest = writeRelease(build, packs, scratch, stage);
+    const build = await deriveRelease(loaded.config, loaded.problems, stage, { packs, scratch, engine, alignPairs: options.alignPairs ?? false });
+    const manifest = await writeRelease(build, packs, engine, stage);
     const { taxonomy, genomes, hogLists, tables, sequenceIndex, indexes, xrefSearch, ...named } = manifest;
     const header: ReleaseHeader = { taxonomy, genomes, hogLists, tables, sequenceIndex, indexes, xrefSearch };
     const file: ManifestFile = { ...named, header: packs.single(header) };
-    stage("write the other tables and indexes");
+    stage.done("write the other tables and indexes");
     const json = JSON.stringify(file);
     writeFileSync(join(partial, "manifest.json"), json);
     replaceDirectory(partial, target);
@@ -94,23 +115,9 @@ export async function compileRelease(
     rmSync(partial, { recursive: true, force: true });
     throw error;
   } finally {
+    engine?.close();
     scratch.remove();
   }
-}
-
-/** Reports each finished stage with its time, the heap in use, the resident set and its peak so far. */
-function stageReporter(log: ((message: string) => void) | undefined): (name: string) => void {
-  let last = performance.now();
-  return (name) => {
-    // With `node --expose-gc`, the heap figure is what is live, not what awaits collection.
-    if (log) (globalThis as { gc?: () => void }).gc?.();
-    const now = performance.now();
-    const { heapUsed, rss } = process.memoryUsage();
-    const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
-    const peak = process.resourceUsage().maxRSS * 1024;
-    log?.(`${name}: ${((now - last) / 1000).toFixed(1)} s (heap ${mb(heapUsed)} MB, RSS ${mb(rss)} MB, peak ${mb(peak)} MB)`);
-    last = now;
-  };
 }
 
 function replaceDirectory(from: string, to: string): void {
@@ -124,8 +131,8 @@ function replaceDirectory(from: string, to: string): void {
 async function deriveRelease(
   config: ReleaseConfig,
   problems: Problems,
-  stage: (name: string) => void,
-  { packs, scratch, alignPairs }: { packs: PackWriter; scratch: ScratchFolder; alignPairs: boolean },
+  stage: Stages,
+  { packs, scratch, engine, alignPairs }: { packs: PackWriter; scratch: ScratchFolder; engine: Engine; alignPairs: boolean },
 ): Promise<ReleaseBuild> {
   const stopIfProblems = () => {
     if (problems.count) throw new InputRejected(problems);
@@ -137,7 +144,7 @@ async function deriveRelease(
     const { fingerprints: _, hogReleaseLetter, xrefs, goAnnotations, ...inputs } = oma;
     // The config's own `loci` wins over the annotations file's locations.
     config = { ...config, ...inputs, loci: config.loci ?? inputs.loci, xrefs: [...xrefs, ...config.xrefs], goAnnotations: [...goAnnotations, ...config.goAnnotations], hogReleaseLetter: config.hogReleaseLetter ?? hogReleaseLetter };
-    stage("OMA release files");
+    stage.done("OMA release files");
   }
   // OrthoFinder results (`orthofinder`) give the genomes, levels, HOGs, pairs and gene trees
   // themselves (derive/orthofinder/); otherwise species_info, the species tree and the orthoXML do.
@@ -165,18 +172,18 @@ async function deriveRelease(
   );
   if (config.loci) await readLoci(proteins, species, config.loci, problems);
   if (config.isoforms) await readIsoforms(proteins, species, config.isoforms, problems);
-  stage("proteomes, cDNA, loci, isoforms");
+  stage.done("proteomes, cDNA, loci, isoforms");
 
   const orthoFinderHogs = orthoFinder && (await readOrthoFinderHogs(orthoFinder, config.hogReleaseLetter ?? "", proteins, problems));
   const { families, hogIds } = orthoFinderHogs ?? (await readHogFamilies(config.hogs!, config.hogReleaseLetter ?? "", taxonomy, proteins, problems));
   const places = familyPlaces(families, taxonomy, proteins);
-  stage("HOGs");
+  stage.done("HOGs");
   chooseMainIsoforms(proteins, (e) => places.family[e - 1] > 0, config.isoforms ?? "isoforms", problems);
 
   const groups = config.groups
     ? await readGroups(config.groups, proteins, problems)
     : deriveGroups(families, (e) => proteins.genome[e - 1]);
-  stage("groups");
+  stage.done("groups");
   const orthologues = orthoFinder ? orthologueFiles(orthoFinder, problems) : [];
   const relations = await deriveRelations(
     families,
@@ -195,19 +202,20 @@ async function deriveRelease(
       measure: alignPairs ? (a, b) => measurePair(proteins.sequence[a - 1], proteins.sequence[b - 1]) : undefined,
     },
     problems,
-    scratch,
+    engine,
+    stage.progress("pairwise relations", families.length, "families"),
   );
-  stage("pairwise relations");
+  stage.done("pairwise relations");
   const annotations = await readAnnotations(proteins, config, problems);
-  stage("annotations");
+  stage.done("annotations");
   const geneTrees = orthoFinderHogs && (await readOrthoFinderGeneTrees(orthoFinder!, orthoFinderHogs.orthogroupOf, proteins, problems, scratch));
-  if (orthoFinder) stage("gene trees");
+  if (orthoFinder) stage.done("gene trees");
   stopIfProblems();
 
   const group = groupOfEntries(groups, proteins.count);
   // A mirror keeps the fingerprints its release gave (`n/a` included).
   const fingerprints = oma?.fingerprints ?? fingerprintGroups(groups, (e) => proteins.sequence[e - 1], proteins.count);
-  stage("fingerprints");
+  stage.done("fingerprints");
   const hogAliases = orthoFinderHogs?.aliases;
   return {
     config, taxonomy, species, proteins, sequences, families, hogIds, ...places, groups, fingerprints, group, annotations, relations,

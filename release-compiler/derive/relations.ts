@@ -2,15 +2,16 @@
  * The release's pairwise relations: orthologs between genomes, close paralogs and
  * homoeologs within one. They come from a pairs file when the release has one, else from
  * the HOGs; each relation is kept in both directions with the type seen from its first
- * protein. There can be ~10^8 of them, so they are spilled to disk, one bucket per genome of
- * the first protein, and each genome's relations are sorted on their own when read back.
+ * protein. There can be ~10^9 of them, so they go into a table of the row engine
+ * (engine.ts), which sorts them by (entry1, entry2) out of core; they are read back a
+ * genome (of the first protein) at a time.
  */
 import { HOMEOLOG, isOrthologType, REL_TYPES } from "../../release-format/format.js";
 import type { PairRow as PairInput } from "../inputs.js";
 import type { Problems } from "../problems.js";
-import { BucketSpill, type ScratchFolder } from "../spill.js";
+import { sortRanges, type Engine, type RowTable } from "../engine.js";
 import type { FamilyBuild } from "./hogs.js";
-import { familyPairs } from "./pairs.js";
+import { forEachFamilyPair } from "./pairs.js";
 
 const CODE = new Map<string, number>(REL_TYPES.map((t, i) => [t, i]));
 /** Mirrored type code, seen from the other protein (`1:n` ↔ `m:1`). */
@@ -30,8 +31,8 @@ export interface GenomeRelations {
 /** Every directed relation, read back one genome (of the first protein) at a time, in genome order. */
 export interface RelationsBuild {
   count: number;
-  /** The relations of genome g's proteins; each genome can be read once. */
-  readGenome(genome: number): GenomeRelations;
+  /** The relations of each genome's proteins, every genome in order (empty ones too); can be walked once. */
+  genomes(): AsyncGenerator<GenomeRelations>;
 }
 
 interface RelationContext {
@@ -67,22 +68,25 @@ class PairList {
 }
 
 /**
- * Relations derived from the HOGs (see familyPairs), replaced by the pairs file's orthologs
+ * Relations derived from the HOGs (see forEachFamilyPair), replaced by the pairs file's orthologs
  * when it has any, and by its same-genome relations when it has any of those. Family pairs
- * are spilled family by family, never all held.
+ * go to the engine as they are found, never all held.
  */
 export async function deriveRelations(
   families: FamilyBuild[],
   pairsFile: { path: string; rows: AsyncIterable<PairInput> } | undefined,
   context: RelationContext,
   problems: Problems,
-  scratch: ScratchFolder,
+  engine: Engine,
+  progress?: (familiesDone: number) => void,
 ): Promise<RelationsBuild> {
   const given = pairsFile ? await readGivenPairs(pairsFile.path, pairsFile.rows, context, problems) : new PairList();
   // Distances and scores come from a pairs file or from aligning the pairs; without either,
   // records leave them out.
   const { measure } = context;
-  const spill = new RelationSpill(scratch.folder("relations"), context, pairsFile !== undefined || measure !== undefined);
+  const measured = pairsFile !== undefined || measure !== undefined;
+  const table = await engine.table("relations", { entry1: "int32", entry2: "int32", code: "uint8", ...(measured ? { distance: "float64", score: "float64" } : {}) });
+  const spill = new RelationSpill(table, engine.rowsPerRange, context, measured);
   const givenOrthologs = given.e1.some((e, i) => context.genomeOf(e) !== context.genomeOf(given.e2[i]));
   const givenWithin = given.e1.some((e, i) => context.genomeOf(e) === context.genomeOf(given.e2[i]));
   // A pair's measures: the file's when it gave them, else the alignment's when asked for.
@@ -91,12 +95,13 @@ export async function deriveRelations(
     spill.add(a, b, code, distance, score);
   };
   for (let i = 0; i < given.length; i++) add(given.e1[i], given.e2[i], given.code[i], given.distance[i], given.score[i]);
-  for (const family of families) {
-    for (const p of familyPairs(family, context.genomeOf, context.subgenomeOf)) {
-      const within = context.genomeOf(p.entry1) === context.genomeOf(p.entry2);
-      if (within ? !givenWithin : !givenOrthologs) add(p.entry1, p.entry2, CODE.get(p.relType)!);
-    }
-  }
+  families.forEach((family, f) => {
+    forEachFamilyPair(family, context.genomeOf, context.subgenomeOf, (entry1, entry2, code) => {
+      const within = context.genomeOf(entry1) === context.genomeOf(entry2);
+      if (within ? !givenWithin : !givenOrthologs) add(entry1, entry2, code);
+    });
+    progress?.(f + 1);
+  });
   return spill.finish();
 }
 
@@ -184,19 +189,20 @@ function differentSubgenomes(context: RelationContext, a: number, b: number): bo
 }
 
 /**
- * Both directions of every relation, spilled by genome of the first protein. A record is
- * entry1, entry2 (int32), type code (uint8), then distance and score (float64) when measured.
+ * Both directions of every relation, as rows of the engine's `relations` table: entry1,
+ * entry2, type code, then distance and score when measured.
  */
 class RelationSpill {
-  private readonly spill: BucketSpill;
-  private count = 0;
+  /** Rows per genome of entry1, to size each genome's arrays when it is read back. */
+  private readonly perGenome: Float64Array;
 
   constructor(
-    dir: string,
+    private readonly table: RowTable,
+    private readonly rowsPerRange: number,
     private readonly context: RelationContext,
     private readonly measured: boolean,
   ) {
-    this.spill = new BucketSpill(dir, context.genomeFirstEntry.length, measured ? 25 : 9);
+    this.perGenome = new Float64Array(context.genomeFirstEntry.length);
   }
 
   add(a: number, b: number, code: number, distance = NaN, score = NaN): void {
@@ -205,55 +211,71 @@ class RelationSpill {
   }
 
   private put(a: number, b: number, code: number, distance: number, score: number): void {
-    const { buffer, offset } = this.spill.append(this.context.genomeOf(a));
-    buffer.writeInt32LE(a, offset);
-    buffer.writeInt32LE(b, offset + 4);
-    buffer[offset + 8] = code;
-    if (this.measured) {
-      buffer.writeDoubleLE(distance, offset + 9);
-      buffer.writeDoubleLE(score, offset + 17);
-    }
-    this.count++;
+    this.table.append(a, b, code, distance, score);
+    this.perGenome[this.context.genomeOf(a)]++;
   }
 
   finish(): RelationsBuild {
-    const { spill, measured, context } = this;
+    const { table, measured, perGenome, rowsPerRange } = this;
+    const { genomeFirstEntry, genomeSize, proteinCount } = this.context;
+    // Read back a run of genomes at a time, each run's rows sorted in memory.
+    const entryRanges = sortRanges(perGenome, rowsPerRange).map(({ from, to }) => ({
+      from: genomeFirstEntry[from],
+      to: to < genomeFirstEntry.length ? genomeFirstEntry[to] : proteinCount + 1,
+    }));
     return {
-      count: this.count,
-      readGenome: (genome) => sortedRelations(spill.read(genome), spill.recordBytes, measured, context.genomeFirstEntry[genome], context.genomeSize[genome]),
+      count: table.rows,
+      async *genomes() {
+        let g = 0;
+        let rel = emptyRelations(genomeFirstEntry[0], genomeSize[0], perGenome[0]);
+        let at = 0;
+        // Genome g is complete once every one of its rows is in; genomes with none are yielded empty.
+        const complete = async function* () {
+          while (g < genomeSize.length && at === perGenome[g]) {
+            yield finishRelations(rel);
+            g++;
+            at = 0;
+            if (g < genomeSize.length) rel = emptyRelations(genomeFirstEntry[g], genomeSize[g], perGenome[g]);
+          }
+        };
+        yield* complete();
+        for (const range of entryRanges) {
+          for await (const { count, columns } of table.sorted(["entry1", "entry2"], range)) {
+            const [entry1, entry2, code, distance, score] = columns;
+            for (let r = 0; r < count; r++) {
+              rel.first[entry1[r] - rel.firstEntry + 1]++;
+              rel.entry2[at] = entry2[r];
+              rel.code[at] = code[r];
+              if (measured) {
+                rel.distance[at] = distance[r];
+                rel.score[at] = score[r];
+              }
+              at++;
+              if (at === perGenome[g]) yield* complete();
+            }
+          }
+        }
+        await table.drop();
+        if (g < genomeSize.length) throw new Error(`relations: genome ${g} got ${at} of its ${perGenome[g]} rows back from the engine`);
+      },
     };
   }
 }
 
-/** Decodes one genome's records and sorts them by (entry1, entry2): counting sort by entry, then each entry's few by partner. */
-function sortedRelations(bytes: Buffer, recordBytes: number, measured: boolean, firstEntry: number, size: number): GenomeRelations {
-  const n = bytes.length / recordBytes;
-  const first = new Int32Array(size + 1);
-  const partner = new Int32Array(n);
-  for (let r = 0; r < n; r++) {
-    first[bytes.readInt32LE(r * recordBytes) - firstEntry + 1]++;
-    partner[r] = bytes.readInt32LE(r * recordBytes + 4);
-  }
-  for (let e = 0; e < size; e++) first[e + 1] += first[e];
-  const order = new Int32Array(n);
-  const next = first.slice(0, size);
-  for (let r = 0; r < n; r++) order[next[bytes.readInt32LE(r * recordBytes) - firstEntry]++] = r;
-  // Ties (a pair given twice) cannot pass the input checks; the record order would break them.
-  for (let e = 0; e < size; e++) {
-    if (first[e + 1] - first[e] > 1) order.subarray(first[e], first[e + 1]).sort((x, y) => partner[x] - partner[y] || x - y);
-  }
-  const entry2 = new Int32Array(n);
-  const code = new Uint8Array(n);
-  const distance = new Float64Array(n).fill(NaN);
-  const score = new Float64Array(n).fill(NaN);
-  for (let i = 0; i < n; i++) {
-    const at = order[i] * recordBytes;
-    entry2[i] = partner[order[i]];
-    code[i] = bytes[at + 8];
-    if (measured) {
-      distance[i] = bytes.readDoubleLE(at + 9);
-      score[i] = bytes.readDoubleLE(at + 17);
-    }
-  }
-  return { firstEntry, first, entry2, code, distance, score };
+/** Arrays for one genome's `rows` relations; `first` counts rows per entry until finishRelations. */
+function emptyRelations(firstEntry: number, size: number, rows: number): GenomeRelations {
+  return {
+    firstEntry,
+    first: new Int32Array(size + 1),
+    entry2: new Int32Array(rows),
+    code: new Uint8Array(rows),
+    distance: new Float64Array(rows).fill(NaN),
+    score: new Float64Array(rows).fill(NaN),
+  };
+}
+
+/** Turns the per-entry counts of `first` into the start of each entry's range. */
+function finishRelations(rel: GenomeRelations): GenomeRelations {
+  for (let e = 0; e + 1 < rel.first.length; e++) rel.first[e + 1] += rel.first[e];
+  return rel;
 }

@@ -21,7 +21,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CURRENT_RELEASE_KEY, FORMAT_VERSION, manifestKey, packKey } from "../../release-format/format.js";
 import { releasePacks } from "./release-packs.js";
-import { createProgress, type Progress, type Stage } from "./progress.js";
+import { createProgress, type Progress, type Stage } from "../progress.js";
 import { folderFiles, type ReleaseFiles } from "./r2-loader.js";
 import { s3Store } from "./s3-store.js";
 import { DEFAULT_PORT, openLocalState, stateFor } from "./state.js";

@@ -40,15 +40,21 @@ const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x);
 const RELATION_BYTES = 10;
 const PAIR_BYTES = 14;
 
-export function writeRelationTables(packs: PackWriter, relations: RelationsBuild, p: RelationProteins, layout: RelationLayout): RelationTables {
+export async function writeRelationTables(
+  packs: PackWriter,
+  relations: RelationsBuild,
+  p: RelationProteins,
+  layout: RelationLayout,
+  progress?: (genomesDone: number) => void,
+): Promise<RelationTables> {
   const genomes = p.genomes;
   const relationRows = tableWriter<Relation[]>(packs, layout.relationsChunkBytes, (row) => 2 + row.length * RELATION_BYTES);
   const pairRows = tableWriter<PairRow>(packs, layout.pairsChunkBytes, () => PAIR_BYTES);
   const directory: Array<[number, number]> = [];
   const withRelations = new Int32Array(genomes * genomes);
   const hits = new Map<number, Map<number, number>>();
-  for (let g = 0; g < genomes; g++) {
-    const rel = relations.readGenome(g);
+  let g = 0;
+  for await (const rel of relations.genomes()) {
     const size = rel.first.length - 1;
     const seen = new Set<number>();
     for (let k = 0; k < size; k++) {
@@ -72,6 +78,7 @@ export function writeRelationTables(packs: PackWriter, relations: RelationsBuild
       for (const other of seen) withRelations[g * genomes + other]++;
     }
     writeGenomePairs(rel, g, p, pairRows, directory);
+    progress?.(++g);
   }
   const closeGroups = Array.from({ length: p.groupCount }, (_, i) =>
     [...(hits.get(i + 1) ?? [])].sort((x, y) => y[1] - x[1] || x[0] - y[0]),

@@ -38,7 +38,8 @@ import { exonPairs, type ProteinTable } from "../derive/proteins.js";
 import type { RelationsBuild } from "../derive/relations.js";
 import { genesSharingFamilies } from "../derive/shared-families.js";
 import type { TaxonomyBuild } from "../derive/taxonomy.js";
-import type { ScratchFolder } from "../spill.js";
+import type { Engine } from "../engine.js";
+import type { Stages } from "../stages.js";
 import type { PackWriter } from "./packs.js";
 import { LAYOUT } from "./layout.js";
 import { writeRelationTables } from "./relations.js";
@@ -67,10 +68,11 @@ export interface ReleaseBuild extends HogFamilies, FamilyPlaces {
 }
 
 /** Writes every table, index and genome blob, and returns the manifest naming them. */
-export function writeRelease(b: ReleaseBuild, packs: PackWriter, scratch: ScratchFolder, stage: (name: string) => void): Manifest {
+export async function writeRelease(b: ReleaseBuild, packs: PackWriter, engine: Engine, stage: Stages): Promise<Manifest> {
   const p = b.proteins;
   const genomeOf = (e: number) => p.genome[e - 1];
-  const related = writeRelationTables(
+  const relationsProgress = stage.progress("write relations and pairs", b.species.length, "genomes");
+  const related = await writeRelationTables(
     packs,
     b.relations,
     {
@@ -81,8 +83,9 @@ export function writeRelease(b: ReleaseBuild, packs: PackWriter, scratch: Scratc
       groupCount: b.groups.length,
     },
     LAYOUT,
+    relationsProgress,
   );
-  stage("write relations and pairs");
+  stage.done("write relations and pairs");
   const summary = (entry: number): ProteinSummary => {
     const i = entry - 1;
     return {
@@ -144,11 +147,11 @@ export function writeRelease(b: ReleaseBuild, packs: PackWriter, scratch: Scratc
   // Optional: only releases with gene trees have the table, so every other release stays as it was.
   const geneTrees = b.geneTrees && writeTable<GeneTreeRow>(packs, b.families.length, LAYOUT.geneTreesChunkBytes, (f) => b.geneTrees!.rowOf(f + 1));
   b.geneTrees?.close();
-  stage("write protein, group, family and annotation tables");
-  const sequenceIndex = writeSequenceIndex(packs, p.count, (e) => p.sequence[e - 1], scratch);
-  stage("write sequence index");
+  stage.done("write protein, group, family and annotation tables");
+  const sequenceIndex = await writeSequenceIndex(packs, p.count, (e) => p.sequence[e - 1], engine, stage.progress("write sequence index", p.count, "proteins"));
+  stage.done("write sequence index");
   const xrefSearch = writeXrefSearch(packs, p, (i) => b.annotations.rowAt(i), b.species.map((s) => s.code));
-  stage("write cross-reference search");
+  stage.done("write cross-reference search");
   const hogLists = hogListRows(b.families, b.taxonomy, (e) => b.taxonomy.genomeLevels[genomeOf(e)], familyDescriptions);
   const hogList = writeTable<HogListRow>(packs, hogLists.rows.length, LAYOUT.hogListChunkBytes, (k) => hogLists.rows[k]);
 

@@ -119,6 +119,9 @@ describe("compileRelease", () => {
   });
 });
 
+/** A release's manifest and its pack names (each a hash of its bytes): equal lists are byte-identical releases. */
+const releaseFiles = (dir: string) => [readFileSync(join(dir, "manifest.json"), "utf8"), ...readdirSync(join(dir, "packs")).sort()];
+
 describe("npm run compile", () => {
   const cli = (args: string[]) =>
     promisify(execFile)(resolve(ROOT, "node_modules/.bin/tsx"), [resolve(ROOT, "release-compiler/cli.ts"), ...args], { cwd: ROOT }).then(
@@ -141,5 +144,23 @@ describe("npm run compile", () => {
 
     expect((await cli(["--config", join(input, "release.json")])).code).toBe(2);
     expect((await cli(["--bogus"])).code).toBe(2);
+    for (const [flag, value] of [["--jobs", "0"], ["--jobs", "two"], ["--memory", "lots"], ["--memory", "0g"]]) {
+      const usage = await cli(["--config", join(input, "release.json"), "--out", out, flag, value]);
+      expect(usage.code, `${flag} ${value}`).toBe(2);
+      expect(usage.stderr).toContain(`${flag} takes`);
+    }
+  });
+
+  it("prints one line per stage, and gives the same bytes whatever its jobs and memory", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "orth-cli-"));
+    const one = await cli(["--config", join(input, "release.json"), "--out", join(dir, "one"), "--jobs", "1", "--memory", "64m"]);
+    const two = await cli(["--config", join(input, "release.json"), "--out", join(dir, "two"), "--jobs", "2", "--memory", "1GiB", "--verbose"]);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/^pairwise relations: \d+\.\d s$/m);
+    expect(one.stdout).toMatch(/^write sequence index: \d+\.\d s$/m);
+    expect(two.stdout).toMatch(/^write sequence index: \d+\.\d s \(heap \d+ MB, RSS \d+ MB, peak \d+ MB\)$/m);
+    // Not a terminal: no live bar.
+    expect(one.stderr).not.toContain("\r");
+    expect(releaseFiles(join(dir, "two"))).toEqual(releaseFiles(join(dir, "one")));
   });
 });

@@ -1,6 +1,6 @@
 /** The publish progress line: live on a terminal, one summary line a stage elsewhere. */
 import { describe, expect, it } from "vitest";
-import { createProgress } from "../../release-compiler/local/progress.js";
+import { createProgress } from "../../release-compiler/progress.js";
 
 function terminal(isTTY: boolean) {
   const writes: string[] = [];

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { GeneTreeRow } from "../../../release-format/format.js";
 import type { Problems } from "../../problems.js";
 import { readGeneTrees } from "../../readers/orthofinder/gene-trees.js";
-import type { ScratchFolder } from "../../spill.js";
+import type { ScratchFolder } from "../../scratch.js";
 import type { ProteinTable } from "../proteins.js";
 import type { OrthoFinderSpecies } from "./species.js";
 

@@ -1,7 +1,8 @@
 /**
- * Progress of a publish: on a terminal, one live line per stage (a bar, packs and bytes done,
- * rate, time left, retries so far), redrawn at most ten times a second; elsewhere (a log, CI)
- * nothing but the one summary line each stage ends with.
+ * Progress of long work (a publish's uploads, a compile's stages): on a terminal, one live
+ * line per stage (a bar, items and bytes done, rate, time left, retries so far), redrawn at
+ * most ten times a second; elsewhere (a log, CI) nothing but the one summary line each stage
+ * ends with.
  */
 
 export interface Stage {

@@ -1,0 +1,166 @@
+/**
+ * Rows too many to hold in memory (every directed relation, every k-mer posting) go through
+ * DuckDB (@duckdb/node-api): appended in column batches to a table of a database file in the
+ * compile's scratch folder, then read back sorted. DuckDB sorts on `threads` threads and out of
+ * core: past its memory limit it spills to the scratch folder, so a release of any size sorts
+ * within the compile's memory budget. Callers that know how their rows spread over the first
+ * sort key read them back a key range at a time (`sortRanges`), so that each range sorts in
+ * memory and the spill files never hold the whole table a second time.
+ */
+import { DOUBLE, DuckDBDataChunk, DuckDBInstance, INTEGER, UTINYINT, type DuckDBAppender, type DuckDBConnection } from "@duckdb/node-api";
+import { join } from "node:path";
+
+/** int32 (entry numbers, k-mer codes), uint8 (type codes), float64 (distances and scores, NaN when unknown). */
+export type ColumnKind = "int32" | "uint8" | "float64";
+
+const TYPES = { int32: INTEGER, uint8: UTINYINT, float64: DOUBLE };
+const ARRAYS = { int32: Int32Array, uint8: Uint8Array, float64: Float64Array };
+type Column = Int32Array | Uint8Array | Float64Array;
+
+/** Rows appended (and read back) in batches of DuckDB's vector size. */
+const BATCH = 2048;
+
+export interface EngineOptions {
+  /** A folder of the scratch space: the database file and DuckDB's spill files. */
+  folder: string;
+  /** What DuckDB may hold in memory before it spills. */
+  memoryBytes: number;
+  threads: number;
+}
+
+/** Bytes of memory a row costs while DuckDB sorts it (keys, payload and its sort buffers), measured on int32 rows. */
+const SORT_BYTES_PER_ROW = 32;
+
+export interface Engine {
+  /** Rows a key range may hold to sort within the memory limit. */
+  readonly rowsPerRange: number;
+  /** A new, empty table with these columns, in this order. */
+  table(name: string, columns: Record<string, ColumnKind>): Promise<RowTable>;
+  close(): void;
+}
+
+/** Rows of one table, read back sorted: each batch's columns in the table's column order. */
+export interface RowTable {
+  readonly rows: number;
+  /** One row, its values in column order (missing trailing values are 0). */
+  append(v0: number, v1: number, v2?: number, v3?: number, v4?: number): void;
+  /**
+   * The rows ordered by the `orderBy` columns, all of them or those whose first `orderBy`
+   * column is in [from, to), in batches whose arrays are reused (copy what you keep).
+   */
+  sorted(orderBy: string[], range?: { from: number; to: number }): AsyncGenerator<{ count: number; columns: Column[] }>;
+  /** Deletes the table and its rows. */
+  drop(): Promise<void>;
+}
+
+/**
+ * Consecutive key ranges [from, to) over keys 0 … counts.length − 1 (counts: rows per key), each
+ * holding at most `limit` rows unless one key alone holds more.
+ */
+export function sortRanges(counts: ArrayLike<number>, limit: number): Array<{ from: number; to: number }> {
+  const ranges: Array<{ from: number; to: number }> = [];
+  let from = 0;
+  let rows = 0;
+  for (let key = 0; key < counts.length; key++) {
+    if (rows > 0 && rows + counts[key] > limit) {
+      ranges.push({ from, to: key });
+      from = key;
+      rows = 0;
+    }
+    rows += counts[key];
+  }
+  if (from < counts.length) ranges.push({ from, to: counts.length });
+  return ranges;
+}
+
+export async function openEngine({ folder, memoryBytes, threads }: EngineOptions): Promise<Engine> {
+  const instance = await DuckDBInstance.create(join(folder, "rows.duckdb"), {
+    threads: String(threads),
+    memory_limit: `${Math.max(64, Math.floor(memoryBytes / 2 ** 20))}MB`,
+    temp_directory: join(folder, "spill"),
+    // Rows come back by ORDER BY only; dropping insertion order lets DuckDB sort in parallel with less memory.
+    preserve_insertion_order: "false",
+  });
+  const connection = await instance.connect();
+  return {
+    rowsPerRange: Math.max(1, Math.floor(memoryBytes / SORT_BYTES_PER_ROW)),
+    table: (name, columns) => createTable(connection, name, columns),
+    close() {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+async function createTable(connection: DuckDBConnection, name: string, spec: Record<string, ColumnKind>): Promise<RowTable> {
+  const names = Object.keys(spec);
+  const kinds = Object.values(spec);
+  await connection.run(`CREATE TABLE ${name} (${names.map((c, i) => `${c} ${TYPES[kinds[i]]}`).join(", ")})`);
+  const appender: DuckDBAppender = await connection.createAppender(name);
+  const buffers = kinds.map((k) => new ARRAYS[k](BATCH));
+  let used = 0;
+  let rows = 0;
+  let closed = false;
+
+  // One chunk reused for every full batch: chunks are native memory that the JS collector
+  // frees late (it sees only their small wrappers), so a chunk per batch grows the resident set.
+  const full = DuckDBDataChunk.create(kinds.map((k) => TYPES[k]), BATCH);
+  const flush = () => {
+    if (used === 0) return;
+    const chunk = used === BATCH ? full : DuckDBDataChunk.create(kinds.map((k) => TYPES[k]), used);
+    for (let c = 0; c < buffers.length; c++) {
+      const vector = chunk.getColumnVector(c);
+      const values = buffers[c];
+      for (let i = 0; i < used; i++) vector.setItem(i, values[i]);
+      vector.flush();
+    }
+    appender.appendDataChunk(chunk);
+    used = 0;
+  };
+
+  return {
+    get rows() {
+      return rows;
+    },
+    append(v0, v1, v2 = 0, v3 = 0, v4 = 0) {
+      if (closed) throw new Error(`engine table ${name}: append after sorted()`);
+      const b = buffers;
+      b[0][used] = v0;
+      if (b.length > 1) b[1][used] = v1;
+      if (b.length > 2) b[2][used] = v2;
+      if (b.length > 3) b[3][used] = v3;
+      if (b.length > 4) b[4][used] = v4;
+      rows++;
+      if (++used === BATCH) flush();
+    },
+    async *sorted(orderBy, range) {
+      if (!closed) {
+        flush();
+        appender.closeSync();
+        closed = true;
+      }
+      const where = range ? ` WHERE ${orderBy[0]} >= ${range.from} AND ${orderBy[0]} < ${range.to}` : "";
+      const result = await connection.stream(`SELECT ${names.join(", ")} FROM ${name}${where} ORDER BY ${orderBy.join(", ")}`);
+      let out = kinds.map((k) => new ARRAYS[k](BATCH));
+      for (;;) {
+        const chunk = await result.fetchChunk();
+        if (!chunk || chunk.rowCount === 0) break;
+        const count = chunk.rowCount;
+        if (count > out[0].length) out = kinds.map((k) => new ARRAYS[k](count));
+        for (let c = 0; c < out.length; c++) {
+          const vector = chunk.getColumnVector(c);
+          const values = out[c];
+          for (let i = 0; i < count; i++) values[i] = vector.getItem(i) as number;
+        }
+        yield { count, columns: out };
+      }
+    },
+    async drop() {
+      if (!closed) appender.closeSync();
+      closed = true;
+      await connection.run(`DROP TABLE ${name}`);
+      // Gives the dropped table's blocks back to the file system.
+      await connection.run("CHECKPOINT");
+    },
+  };
+}

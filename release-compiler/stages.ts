@@ -1,0 +1,55 @@
+/**
+ * The compile's stage lines: each finished stage logs one line with its time (and, verbose, the
+ * heap in use, the resident set and its peak so far); a long stage also draws a live progress
+ * bar (progress.ts) on a terminal, cleared before its line is logged.
+ */
+import { createProgress, silentProgress, type Stage } from "./progress.js";
+
+export interface Stages {
+  /** Ends the current stage with its line. */
+  done(name: string): void;
+  /** A bar for the current stage: `total` units of work; call the result with how many are done. */
+  progress(label: string, total: number, unit: string): (done: number) => void;
+}
+
+export interface StageOptions {
+  log?: (line: string) => void;
+  /** Add heap and resident set figures to each line. */
+  memory?: boolean;
+  /** Where live bars go (when it is a TTY). */
+  terminal?: NodeJS.WriteStream;
+}
+
+export function stageReporter({ log, memory = false, terminal }: StageOptions): Stages {
+  const bars = terminal ? createProgress(() => {}, terminal) : silentProgress;
+  let bar: Stage | undefined;
+  let last = performance.now();
+  return {
+    done(name) {
+      bar?.done("");
+      bar = undefined;
+      const now = performance.now();
+      let line = `${name}: ${((now - last) / 1000).toFixed(1)} s`;
+      if (memory) {
+        // With `node --expose-gc`, the heap figure is what is live, not what awaits collection.
+        (globalThis as { gc?: () => void }).gc?.();
+        const { heapUsed, rss } = process.memoryUsage();
+        const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+        const peak = process.resourceUsage().maxRSS * 1024;
+        line += ` (heap ${mb(heapUsed)} MB, RSS ${mb(rss)} MB, peak ${mb(peak)} MB)`;
+      }
+      log?.(line);
+      last = now;
+    },
+    progress(label, total, unit) {
+      bar?.done("");
+      const current = bars.stage(label, { items: total, unit });
+      bar = current;
+      let reported = 0;
+      return (done) => {
+        current.advance(done - reported);
+        reported = done;
+      };
+    },
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * The row engine (DuckDB) that sorts what the compiler cannot hold: rows come back in order,
+ * measures (NaN included) intact, also when they spill past a small memory limit; relations
+ * come back per genome sorted; the k-mer index is the same whatever the engine's threads and memory.
+ */
+import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { FamilyBuild } from "../../release-compiler/derive/hogs.js";
+import { deriveRelations } from "../../release-compiler/derive/relations.js";
+import { openEngine, type Engine } from "../../release-compiler/engine.js";
+import { Problems } from "../../release-compiler/problems.js";
+import { scratchFolder } from "../../release-compiler/scratch.js";
+import { writeSequenceIndex } from "../../release-compiler/write/sequence-index.js";
+import { DUPLICATION, SPECIATION, type HogNode } from "../../release-format/format.js";
+import { forEachKmer } from "../../release-format/kmers.js";
+import { tempPacks } from "./temp-packs.js";
+
+const scratch = scratchFolder(join(mkdtempSync(join(tmpdir(), "orth-engine-")), "scratch"));
+const engines: Engine[] = [];
+const engine = async (threads = 2, memoryBytes = 256 * 2 ** 20, folder = scratch.folder("engine")) => {
+  const opened = await openEngine({ folder, threads, memoryBytes });
+  engines.push(opened);
+  return opened;
+};
+afterAll(() => {
+  for (const e of engines) e.close();
+  scratch.remove();
+});
+
+describe("the row engine", () => {
+  it("gives rows back sorted by the columns asked for, every column intact", async () => {
+    const rows = await (await engine()).table("t", { a: "int32", b: "int32", code: "uint8", x: "float64" });
+    const expected: Array<[number, number, number, number]> = [];
+    let seed = 3;
+    const random = () => (seed = (seed * 48_271) % 2_147_483_647);
+    for (let i = 0; i < 10_000; i++) {
+      // (a, b) unique, so the order is fully defined
+      const row: [number, number, number, number] = [random() % 50, (i * 104_729) % 2 ** 31 - 2 ** 30, random() % 256, i % 7 === 0 ? NaN : random() / 3];
+      expected.push(row);
+      rows.append(...row);
+    }
+    expect(rows.rows).toBe(10_000);
+    const back: Array<[number, number, number, number]> = [];
+    for await (const { count, columns } of rows.sorted(["a", "b"])) {
+      for (let r = 0; r < count; r++) back.push([columns[0][r], columns[1][r], columns[2][r], columns[3][r]]);
+    }
+    expected.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+    expect(back).toEqual(expected);
+    expect(() => rows.append(1, 2)).toThrow(/append after sorted/);
+  });
+
+  it("sorts more rows than its memory limit holds, spilling to its folder", async () => {
+    const folder = scratch.folder("small");
+    const small = await engine(2, 16 * 2 ** 20, folder);
+    const rows = await small.table("big", { a: "int32", b: "int32" });
+    const n = 3_000_000; // 24 MB of rows, more than DuckDB sorts within 16 MB with its own overhead
+    for (let i = 0; i < n; i++) rows.append((i * 7_919) % n, i);
+    let previous = -1;
+    let seen = 0;
+    let outOfOrder = 0;
+    let spilled = 0;
+    for await (const { count, columns } of rows.sorted(["a"])) {
+      if (seen === 0) spilled = existsSync(join(folder, "spill")) ? readdirSync(join(folder, "spill")).length : 0;
+      for (let r = 0; r < count; r++) {
+        if (columns[0][r] !== previous + 1) outOfOrder++;
+        previous = columns[0][r];
+      }
+      seen += count;
+    }
+    expect(seen).toBe(n);
+    expect(outOfOrder).toBe(0);
+    expect(spilled).toBeGreaterThan(0);
+  });
+});
+
+describe("relations spilled by genome", () => {
+  it("come back per genome sorted by (entry 1, entry 2), both directions, types mirrored", async () => {
+    // Genome 0: entries 1-3, genome 1: entries 4-6. One family: a speciation over a
+    // duplication in genome 0 (1, 3) and entries 5 and 4 of genome 1.
+    const genomeOf = (e: number) => (e <= 3 ? 0 : 1);
+    const nodes: HogNode[] = [
+      { kind: SPECIATION, parent: -1, lo: 0, hi: 4, id: "HOG:1", level: 0, levels: [0], completeness: 1 },
+      { kind: DUPLICATION, parent: 0, lo: 0, hi: 2, id: "", level: -1, levels: [], completeness: -1 },
+      { kind: SPECIATION, parent: 1, lo: 0, hi: 1, id: "HOG:1.1a", level: 1, levels: [1], completeness: 1 },
+      { kind: SPECIATION, parent: 1, lo: 1, hi: 2, id: "HOG:1.1b", level: 1, levels: [1], completeness: 1 },
+    ];
+    const family: FamilyBuild = { index: 1, rootId: "HOG:1", rootHog: 1, nodes, members: [3, 1, 5, 4], memberNode: [2, 3, 0, 0] };
+    const relations = await deriveRelations(
+      [family],
+      undefined,
+      {
+        proteinCount: 6,
+        genomeOf,
+        genomeFirstEntry: [1, 4],
+        genomeSize: [3, 3],
+        subgenomeOf: () => "",
+        entryOfId: () => undefined,
+      },
+      new Problems(),
+      await engine(),
+    );
+    expect(relations.count).toBe(2 * (1 + 4));
+    const genomes = [];
+    for await (const g of relations.genomes()) genomes.push(g);
+    expect(genomes).toHaveLength(2);
+    const [g0, g1] = genomes;
+    const rows = (g: typeof g0) =>
+      [...Array(g.first.length - 1).keys()].flatMap((k) =>
+        [...Array(g.first[k + 1] - g.first[k]).keys()].map((i) => {
+          const r = g.first[k] + i;
+          return [g.firstEntry + k, g.entry2[r], g.code[r]];
+        }),
+      );
+    // 1 and 3 are close paralogs (code 4); each of 1, 3, 4, 5 has two orthologs in the other
+    // genome, so every ortholog pair is m:n (code 3); 4 and 5 (a speciation) are not related.
+    expect(rows(g0)).toEqual([
+      [1, 3, 4],
+      [1, 4, 3],
+      [1, 5, 3],
+      [3, 1, 4],
+      [3, 4, 3],
+      [3, 5, 3],
+    ]);
+    expect(rows(g1)).toEqual([
+      [4, 1, 3],
+      [4, 3, 3],
+      [5, 1, 3],
+      [5, 3, 3],
+    ]);
+    expect(Array.from(g1.first)).toEqual([0, 2, 4, 4]);
+    expect(Number.isNaN(g0.distance[0])).toBe(true);
+  });
+});
+
+describe("the sequence index", () => {
+  it("writes the same chunks whatever the engine's threads and memory", async () => {
+    const letters = "ACDEFGHIKLMNPQRSTVWYX";
+    let seed = 7;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const sequences = Array.from({ length: 300 }, () =>
+      Array.from({ length: 20 + Math.floor(random() * 400) }, () => letters[Math.floor(random() * letters.length)]).join(""),
+    );
+    const build = async (threads: number, memoryBytes: number) => {
+      const packs = tempPacks();
+      const ref = await writeSequenceIndex(packs, sequences.length, (e) => sequences[e - 1], await engine(threads, memoryBytes));
+      return { ref, values: packs.chunks(ref.tree).map((c) => c.value) };
+    };
+    const one = await build(1, 64 * 2 ** 20);
+    const two = await build(2, 512 * 2 ** 20);
+    expect(one.values.length).toBeGreaterThan(1);
+    expect(two.ref).toEqual(one.ref);
+    expect(two.values).toEqual(one.values);
+    // One posting per distinct k-mer of each sequence.
+    const distinct = sequences.map((seq) => {
+      const codes = new Set<number>();
+      forEachKmer(seq, (code) => codes.add(code));
+      return codes.size;
+    });
+    expect(one.ref.postings).toBe(distinct.reduce((a, b) => a + b, 0));
+  });
+});
