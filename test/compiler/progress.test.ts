@@ -1,6 +1,7 @@
-/** The publish progress line: live on a terminal, one summary line a stage elsewhere. */
+/** Progress lines (a publish, a compile's stages): live on a terminal, one summary line a stage elsewhere. */
 import { describe, expect, it } from "vitest";
 import { createProgress } from "../../release-compiler/progress.js";
+import { stageReporter } from "../../release-compiler/stages.js";
 
 function terminal(isTTY: boolean) {
   const writes: string[] = [];
@@ -32,5 +33,32 @@ describe("publish progress", () => {
     stage.done("checked");
     expect(writes).toEqual([]);
     expect(lines).toEqual([expect.stringMatching(/^checked \(\d+\.\d s\)$/)]);
+  });
+});
+
+describe("compile stages", () => {
+  it("draw a bar for a long stage on a terminal, clear it, then log the stage's line", async () => {
+    const { writes, stream } = terminal(true);
+    const lines: string[] = [];
+    const stages = stageReporter({ log: (l) => lines.push(l), terminal: stream });
+    stages.done("proteomes");
+    const advance = stages.progress("pairwise relations", 10, "families");
+    await new Promise((r) => setTimeout(r, 120));
+    advance(5);
+    expect(writes.at(-1)).toMatch(/^\r\x1b\[Kpairwise relations \[#{12}\.{12}\] {2}5\/10 families {2}\d+ families\/s {2}\d+:\d\d left$/);
+    advance(10);
+    stages.done("pairwise relations");
+    expect(writes.at(-1)).toBe("\r\x1b[K");
+    expect(lines).toEqual([expect.stringMatching(/^proteomes: \d+\.\d s$/), expect.stringMatching(/^pairwise relations: \d+\.\d s$/)]);
+  });
+
+  it("draw nothing without a terminal, and add the heap and resident set when asked", () => {
+    const { writes, stream } = terminal(false);
+    const lines: string[] = [];
+    const stages = stageReporter({ log: (l) => lines.push(l), terminal: stream, memory: true });
+    stages.progress("write sequence index", 3, "proteins")(3);
+    stages.done("write sequence index");
+    expect(writes).toEqual([]);
+    expect(lines).toEqual([expect.stringMatching(/^write sequence index: \d+\.\d s \(heap \d+ MB, RSS \d+ MB, peak \d+ MB\)$/)]);
   });
 });
