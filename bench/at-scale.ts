@@ -199,7 +199,7 @@ export async function atScaleBenchmark(log: (line: string) => void): Promise<str
       ({ list, control, whole }) =>
         `- **A streamed page**: \`/api${list}?per_page=10000000\` (${whole.rows.toLocaleString("en")} rows, ${(whole.bytes / 2 ** 20).toFixed(1)} MiB of JSON) holds at most ${whole.peakMb.toFixed(1)} MiB of live heap above the settled baseline while it streams on a fresh isolate (a chunk cache that keeps nothing); a page of 100 of the same list, ${control.peakMb.toFixed(1)} MiB.`,
     ),
-    `- **The widest family**: ${widest.rootId} (${widest.members.toLocaleString("en")} members, one family row decoded whole before the first byte): its members at the root, ${(members.bytes / 2 ** 20).toFixed(1)} MiB of JSON, hold at most ${members.peakMb.toFixed(1)} MiB of live heap above the baseline once the answer streams; cutting the members of such a family into chunks of their own is not done yet.`,
+    `- **The widest family**: ${widest.rootId} (${widest.members.toLocaleString("en")} members, one family row decoded whole before the first byte): its members at the root, ${(members.bytes / 2 ** 20).toFixed(1)} MiB of JSON, hold at most ${members.peakMb.toFixed(1)} MiB of live heap above the baseline once the answer streams; cutting such a family's row (its members and its nodes) into chunks of their own is not done yet.`,
     `- **The largest genome pair's file**: \`/api/downloads/pairs/${pair}.tsv.gz\` (${largest.count.toLocaleString("en")} pair rows, ${(download.bytes / 2 ** 20).toFixed(1)} MiB gzipped) holds at most ${download.peakMb.toFixed(1)} MiB of live heap.`,
     "",
     "Cold reads on a fresh isolate once the release is open (manifest and header read once per isolate), in process on the release folder; directory pages below the root are counted.",
@@ -207,7 +207,34 @@ export async function atScaleBenchmark(log: (line: string) => void): Promise<str
     "| endpoint family | requests | reads, median (max) | bytes read, median (max) | answer, median | worst bytes / (64 kB + 2 × answer) | CPU ms, median |",
     "|---|---|---|---|---|---|---|",
     ...rows,
+    ...stageTable(compile.seconds),
   ].join("\n");
+}
+
+/**
+ * The compile's stages at this size, from its own log (one line per stage with the heap and
+ * resident set, `--verbose`): where the time and the memory go, for issue "Compile at
+ * public-release scale".
+ */
+function stageTable(totalSeconds: number): string[] {
+  const logFile = `${RELEASE}.log`;
+  if (!existsSync(logFile)) return [];
+  const stages = [...readFileSync(logFile, "utf8").matchAll(/^(.+): (\d+\.\d) s \(heap (\d+) MB, RSS (\d+) MB, peak (\d+) MB\)$/gm)].map(([, name, seconds, heap, rss, peak]) => ({
+    name,
+    seconds: Number(seconds),
+    heap: Number(heap),
+    rss: Number(rss),
+    peak: Number(peak),
+  }));
+  if (!stages.length) return [];
+  return [
+    "",
+    `The compile's stages (its log, build/bench/sim2500.log; ${totalSeconds.toFixed(0)} s in all, the rest is starting Node and loading modules): the time of each, and the heap in use, resident set and peak resident set when it ended.`,
+    "",
+    "| stage | seconds | share | heap | RSS | peak RSS |",
+    "|---|---|---|---|---|---|",
+    ...stages.map((st) => `| ${st.name} | ${st.seconds.toFixed(1)} | ${((100 * st.seconds) / totalSeconds).toFixed(0)}% | ${st.heap} MB | ${st.rss} MB | ${st.peak} MB |`),
+  ];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -1,11 +1,13 @@
 /**
  * The compiler as a pipeline: read and check every input, derive (numbering, HOGs, groups,
  * relations, annotations), write the packs, the header and the manifest. Each stage lives in readers/,
- * derive/ or write/; this file only runs them in order.
+ * derive/ or write/; this file only runs them in order. Rows too many to hold (relations,
+ * k-mer postings) go through the row engine (engine.ts, DuckDB) in a scratch folder beside the
+ * release; everything else is held in the Node heap.
  */
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Manifest, ManifestFile, ReleaseHeader } from "../release-format/format.js";
 import { loadConfig, type ReleaseConfig } from "./config.js";
 import { readAnnotations } from "./derive/annotations.js";
@@ -78,6 +80,7 @@ export async function compileRelease(
 
   const target = resolve(outDir);
   mkdirSync(dirname(target), { recursive: true });
+  for (const left of removeLeftovers(target)) options.log?.(`removed ${left}, left by a compile that did not finish`);
   const partial = `${target}.partial-${process.pid}`;
   rmSync(partial, { recursive: true, force: true });
   // Spill files of the derivations, beside the release (same disk, no /tmp size limit).
@@ -117,6 +120,37 @@ export async function compileRelease(
   } finally {
     engine?.close();
     scratch.remove();
+  }
+}
+
+/**
+ * Folders beside the target that a compile killed part-way left (`.partial-`, `.scratch-` and
+ * `.old-` with the pid of a process that no longer runs) hold up to a release's size of disk:
+ * removed before a new compile starts. Returns their paths.
+ */
+function removeLeftovers(target: string): string[] {
+  const prefix = `${basename(target)}.`;
+  const removed: string[] = [];
+  for (const name of readdirSync(dirname(target))) {
+    const match = /^(?:partial|scratch|old)-(\d+)$/.exec(name.startsWith(prefix) ? name.slice(prefix.length) : "");
+    if (!match || isRunning(Number(match[1]))) continue;
+    rmSync(join(dirname(target), name), { recursive: true, force: true });
+    removed.push(join(dirname(target), name));
+  }
+  return removed;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"; // running, as another user
+  }
+  // A killed process whose parent died too may linger as a zombie where nothing reaps orphans (containers).
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
+  } catch {
+    return true; // no /proc: trust the signal
   }
 }
 

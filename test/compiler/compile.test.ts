@@ -3,9 +3,9 @@
  * reported with file and line, nothing written over a good release when inputs are bad, and
  * the CLI's exit codes.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -162,5 +162,32 @@ describe("npm run compile", () => {
     // Not a terminal: no live bar.
     expect(one.stderr).not.toContain("\r");
     expect(releaseFiles(join(dir, "two"))).toEqual(releaseFiles(join(dir, "one")));
+  });
+
+  it("killed part-way, leaves nothing behind once compiled again, and gives the same bytes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "orth-killed-"));
+    const out = join(dir, "release");
+    const child = spawn(resolve(ROOT, "node_modules/.bin/tsx"), [resolve(ROOT, "release-compiler/cli.ts"), "--config", join(input, "release.json"), "--out", out], { cwd: ROOT, stdio: "ignore" });
+    const closed = new Promise((done) => child.on("close", done));
+    // tsx runs the compile in a child of its own: kill the whole group once the compile's scratch folder is there.
+    await new Promise<void>((done) => {
+      const poll = setInterval(() => {
+        if (readdirSync(dir).some((name) => name.startsWith("release.scratch-"))) {
+          clearInterval(poll);
+          spawn("pkill", ["-KILL", "-f", `release-compiler/cli.ts.*${out}`]).on("close", () => done());
+        }
+      }, 10);
+    });
+    await closed;
+    const left = readdirSync(dir);
+    expect(left.some((name) => name.startsWith("release.scratch-"))).toBe(true);
+    expect(existsSync(join(out, "manifest.json"))).toBe(false);
+
+    const again = await cli(["--config", join(input, "release.json"), "--out", out]);
+    expect(again.code).toBe(0);
+    for (const name of left) expect(again.stdout).toContain(`removed ${join(dir, name)}, left by a compile that did not finish`);
+    expect(readdirSync(dir)).toEqual(["release"]);
+    const clean = await compileRelease(join(input, "release.json"), join(dir, "clean"));
+    expect(releaseFiles(out)).toEqual(releaseFiles(clean.outDir));
   });
 });
