@@ -10,7 +10,7 @@ import { compileRelease, DEFAULT_ENGINE_MEMORY } from "./compile.js";
 import { InputRejected } from "./problems.js";
 
 const USAGE = `usage: npm run compile -- --config FILE --out DIR [--jobs N] [--memory SIZE] [--verbose] [--align-pairs]
-  --jobs N       threads the row engine sorts on (default: ${availableParallelism()}, the cores)
+  --jobs N       worker threads that derive (and align) the HOG families' pairs, and threads the row engine sorts on (default: ${availableParallelism()}, the cores)
   --memory SIZE  memory the row engine holds before it spills to disk, e.g. 4g or 512m (default: ${DEFAULT_ENGINE_MEMORY / 2 ** 30}g)
   --verbose      stage lines also give the heap and resident set
   --align-pairs  every pairwise relation gets the score and distance of its alignment`;

@@ -59,7 +59,7 @@ export interface CompileOptions {
   terminal?: NodeJS.WriteStream;
   /** `--align-pairs`: every pairwise relation gets the score and distance of its alignment (derive/pair-alignment.ts). */
   alignPairs?: boolean;
-  /** `--jobs`: threads the row engine sorts on (default: the machine's cores). */
+  /** `--jobs`: worker threads that derive and align the family pairs, and threads the row engine sorts on (default: the machine's cores). */
   jobs?: number;
   /** `--memory`: bytes the row engine may hold before it spills to disk (default: DEFAULT_ENGINE_MEMORY). */
   memory?: number;
@@ -87,14 +87,11 @@ export async function compileRelease(
   const scratch = scratchFolder(`${target}.scratch-${process.pid}`);
   let engine: Engine | undefined;
   try {
-    engine = await openEngine({
-      folder: scratch.folder("engine"),
-      memoryBytes: options.memory ?? DEFAULT_ENGINE_MEMORY,
-      threads: options.jobs ?? availableParallelism(),
-    });
+    const jobs = options.jobs ?? availableParallelism();
+    engine = await openEngine({ folder: scratch.folder("engine"), memoryBytes: options.memory ?? DEFAULT_ENGINE_MEMORY, threads: jobs });
     // Packs are written from the first genome read on (the sequences table as the cDNA streams in).
     const packs = packWriter(partial);
-    const build = await deriveRelease(loaded.config, loaded.problems, stage, { packs, scratch, engine, alignPairs: options.alignPairs ?? false });
+    const build = await deriveRelease(loaded.config, loaded.problems, stage, { packs, scratch, engine, jobs, alignPairs: options.alignPairs ?? false });
     const manifest = await writeRelease(build, packs, engine, stage);
     const { taxonomy, genomes, hogLists, tables, sequenceIndex, indexes, xrefSearch, ...named } = manifest;
     const header: ReleaseHeader = { taxonomy, genomes, hogLists, tables, sequenceIndex, indexes, xrefSearch };
@@ -166,7 +163,7 @@ async function deriveRelease(
   config: ReleaseConfig,
   problems: Problems,
   stage: Stages,
-  { packs, scratch, engine, alignPairs }: { packs: PackWriter; scratch: ScratchFolder; engine: Engine; alignPairs: boolean },
+  { packs, scratch, engine, alignPairs, jobs }: { packs: PackWriter; scratch: ScratchFolder; engine: Engine; alignPairs: boolean; jobs: number },
 ): Promise<ReleaseBuild> {
   const stopIfProblems = () => {
     if (problems.count) throw new InputRejected(problems);
@@ -234,6 +231,8 @@ async function deriveRelease(
       subgenomeOf: subgenomeReader(species, proteins),
       entryOfId: (id) => proteins.byInputId.get(id),
       measure: alignPairs ? (a, b) => measurePair(proteins.sequence[a - 1], proteins.sequence[b - 1]) : undefined,
+      sequenceOf: (e) => proteins.sequence[e - 1],
+      jobs,
     },
     problems,
     engine,

@@ -11,6 +11,7 @@ import type { PairRow as PairInput } from "../inputs.js";
 import type { Problems } from "../problems.js";
 import { sortRanges, type Engine, type RowTable } from "../engine.js";
 import type { FamilyBuild } from "./hogs.js";
+import { deriveFamilyPairsInWorkers } from "./pair-workers.js";
 import { forEachFamilyPair } from "./pairs.js";
 
 const CODE = new Map<string, number>(REL_TYPES.map((t, i) => [t, i]));
@@ -46,6 +47,10 @@ interface RelationContext {
   entryOfId: (id: string) => number | undefined;
   /** With `--align-pairs`: the score and distance of a pair (derive/pair-alignment.ts). */
   measure?: (entry1: number, entry2: number) => { score: number; distance: number };
+  /** With `--align-pairs`: a protein's sequence (the workers align the family pairs themselves). */
+  sequenceOf?: (entry: number) => string;
+  /** Worker threads that derive (and align) the family pairs; 1 derives them on this thread. */
+  jobs?: number;
 }
 
 /** Undirected relations (entry1 < entry2) as they are collected. */
@@ -95,6 +100,20 @@ export async function deriveRelations(
     spill.add(a, b, code, distance, score);
   };
   for (let i = 0; i < given.length; i++) add(given.e1[i], given.e2[i], given.code[i], given.distance[i], given.score[i]);
+  if ((context.jobs ?? 1) > 1 && families.length > 1) {
+    const entries = Array.from({ length: context.proteinCount }, (_, i) => i + 1);
+    await deriveFamilyPairsInWorkers(families, {
+      jobs: context.jobs!,
+      genome: Int32Array.from(entries, context.genomeOf),
+      subgenome: Uint8Array.from(entries, (e) => context.subgenomeOf(e).charCodeAt(0) || 0),
+      keepWithin: !givenWithin,
+      keepBetween: !givenOrthologs,
+      sequenceOf: measure ? context.sequenceOf : undefined,
+      pair: (entry1, entry2, code, distance, score) => spill.add(entry1, entry2, code, distance, score),
+      progress,
+    });
+    return spill.finish();
+  }
   families.forEach((family, f) => {
     forEachFamilyPair(family, context.genomeOf, context.subgenomeOf, (entry1, entry2, code) => {
       const within = context.genomeOf(entry1) === context.genomeOf(entry2);

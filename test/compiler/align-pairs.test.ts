@@ -2,9 +2,10 @@
  * `--align-pairs`: every pairwise relation of a small simulated release gets the score of its
  * local alignment and Kimura's distance, checked on sampled pairs against an independent
  * alignment written here (textbook three-matrix Gotoh with a full traceback); served by the
- * worker's own app as `distance` and `score`; a compile without the option keeps them null.
+ * worker's own app as `distance` and `score`; a compile without the option keeps them null; the
+ * pairs aligned on worker threads give the same release as on one thread.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -80,7 +81,9 @@ describe("--align-pairs on a small simulated release", () => {
   let manifest: Manifest;
   beforeAll(async () => {
     await simulateRelease({ out: join(work, "input"), genomes: 4, families: 25, seed: 11, name: "Aligned.Test" });
-    await compileRelease(join(work, "input", "release.json"), join(work, "aligned"), { alignPairs: true });
+    // Aligned on 2 worker threads, and again on this thread alone.
+    await compileRelease(join(work, "input", "release.json"), join(work, "aligned"), { alignPairs: true, jobs: 2 });
+    await compileRelease(join(work, "input", "release.json"), join(work, "aligned-1"), { alignPairs: true, jobs: 1 });
     await compileRelease(join(work, "input", "release.json"), join(work, "plain"));
     release = await openReleaseFolder(join(work, "aligned"));
     manifest = release.manifest;
@@ -111,6 +114,10 @@ describe("--align-pairs on a small simulated release", () => {
     expect(relations).toBeGreaterThan(100);
     expect(checked).toBeGreaterThan(10);
   }, 120_000);
+
+  it("gives the same bytes aligned on worker threads or on one thread", () => {
+    expect(readFileSync(join(work, "aligned-1", "manifest.json"), "utf8")).toBe(readFileSync(join(work, "aligned", "manifest.json"), "utf8"));
+  });
 
   it("serves distance and score on the orthologs endpoint, and keeps them null without the option", async () => {
     const protein = await release.row<ProteinRow>(manifest.tables.proteins, 0);

@@ -1,0 +1,146 @@
+/**
+ * The pairs of the HOG families derived on `jobs` worker threads (pair-worker.ts), with
+ * `--align-pairs` aligned there too: the families go out in batches of about BATCH_WORK
+ * member pairs, the pairs come back as typed columns in parts, and the main thread hands each
+ * to `pair` as it arrives. Which worker finishes first changes the order pairs arrive in, not
+ * the release: the row engine sorts every relation by (entry1, entry2), and each pair is one row.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { FamilyBuild } from "./hogs.js";
+
+/** Pairs per part a worker posts back. */
+export const PART_PAIRS = 1 << 20;
+/** Member pairs (the sum of each family's members squared) a batch of families holds, about. */
+const BATCH_WORK = 4_000_000;
+
+/**
+ * The compiler runs as TypeScript through tsx, which a worker thread does not inherit: the
+ * worker starts from this module, which registers tsx's loader, then imports pair-worker.ts.
+ */
+const TSX_ESM_API = (() => {
+  const manifest = createRequire(import.meta.url).resolve("tsx/package.json");
+  const { exports } = JSON.parse(readFileSync(manifest, "utf8")) as { exports: Record<string, { import: string | { default: string } }> };
+  const target = exports["./esm/api"].import;
+  return pathToFileURL(join(dirname(manifest), typeof target === "string" ? target : target.default)).href;
+})();
+const WORKER_BOOT = new URL(
+  `data:text/javascript,${encodeURIComponent(
+    `import { register } from ${JSON.stringify(TSX_ESM_API)};
+register();
+await import(${JSON.stringify(new URL("./pair-worker.ts", import.meta.url).href)});`,
+  )}`,
+);
+
+export interface PairWorkerData {
+  /** Genome index per entry − 1. */
+  genome: Int32Array;
+  /** Subgenome letter's char code per entry − 1, 0 for none. */
+  subgenome: Uint8Array;
+  /** Keep pairs within one genome (close paralogs, homoeologs) / between genomes (orthologs). */
+  keepWithin: boolean;
+  keepBetween: boolean;
+}
+
+export interface PairBatch {
+  batch: number;
+  families: FamilyBuild[];
+  /** With --align-pairs: the sequence of each member, `[entry, sequence]`. */
+  sequences?: Array<[number, string]>;
+}
+
+export interface PairPart {
+  batch: number;
+  count: number;
+  entry1: Int32Array;
+  entry2: Int32Array;
+  code: Uint8Array;
+  distance?: Float64Array;
+  score?: Float64Array;
+  /** The batch's last part; `families` is then how many families it held. */
+  last: boolean;
+  families: number;
+}
+
+export interface PairWorkOptions extends PairWorkerData {
+  jobs: number;
+  /** With --align-pairs: a protein's sequence, for the workers to align each pair. */
+  sequenceOf?: (entry: number) => string;
+  /** Each pair: entries (entry1 < entry2), type code, and with --align-pairs distance and score. */
+  pair: (entry1: number, entry2: number, code: number, distance: number, score: number) => void;
+  /** Families done so far. */
+  progress?: (families: number) => void;
+}
+
+export async function deriveFamilyPairsInWorkers(families: FamilyBuild[], options: PairWorkOptions): Promise<void> {
+  const batches = batchesOf(families);
+  const workers = Array.from({ length: Math.min(options.jobs, batches.length) }, () =>
+    new Worker(WORKER_BOOT, {
+      workerData: { genome: options.genome, subgenome: options.subgenome, keepWithin: options.keepWithin, keepBetween: options.keepBetween } satisfies PairWorkerData,
+    }),
+  );
+  let next = 0;
+  let familiesDone = 0;
+  const send = (worker: Worker) => {
+    const batch = next++;
+    const sent: PairBatch = {
+      batch,
+      families: batches[batch],
+      ...(options.sequenceOf ? { sequences: batches[batch].flatMap((f) => f.members.map((e): [number, string] => [e, options.sequenceOf!(e)])) } : {}),
+    };
+    worker.postMessage(sent);
+  };
+  try {
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<void>((done, fail) => {
+            let finished = false;
+            const finish = () => {
+              finished = true;
+              void worker.terminate();
+              done();
+            };
+            worker.on("error", fail);
+            worker.on("exit", (code) => finished || fail(new Error(`a pair worker stopped (exit code ${code})`)));
+            worker.on("message", (part: PairPart) => {
+              for (let i = 0; i < part.count; i++) {
+                options.pair(part.entry1[i], part.entry2[i], part.code[i], part.distance ? part.distance[i] : NaN, part.score ? part.score[i] : NaN);
+              }
+              if (!part.last) return;
+              familiesDone += part.families;
+              options.progress?.(familiesDone);
+              if (next < batches.length) send(worker);
+              else finish();
+            });
+            if (next < batches.length) send(worker);
+            else finish();
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+/** Consecutive families in batches of about BATCH_WORK member pairs (a wider family is a batch alone). */
+function batchesOf(families: FamilyBuild[]): FamilyBuild[][] {
+  const batches: FamilyBuild[][] = [];
+  let batch: FamilyBuild[] = [];
+  let work = 0;
+  for (const family of families) {
+    const cost = family.members.length ** 2;
+    if (batch.length && work + cost > BATCH_WORK) {
+      batches.push(batch);
+      batch = [];
+      work = 0;
+    }
+    batch.push(family);
+    work += cost;
+  }
+  if (batch.length) batches.push(batch);
+  return batches;
+}
