@@ -43,6 +43,10 @@ export interface PairWorkerData {
   /** Keep pairs within one genome (close paralogs, homoeologs) / between genomes (orthologs). */
   keepWithin: boolean;
   keepBetween: boolean;
+  /** Parts the main thread has taken from this worker (shared; the worker waits on it). */
+  acked: Int32Array;
+  /** Pairs per part (PART_PAIRS; smaller in tests). */
+  partPairs: number;
 }
 
 export interface PairBatch {
@@ -65,7 +69,8 @@ export interface PairPart {
   families: number;
 }
 
-export interface PairWorkOptions extends PairWorkerData {
+export interface PairWorkOptions extends Omit<PairWorkerData, "acked" | "partPairs"> {
+  partPairs?: number;
   jobs: number;
   /** With --align-pairs: a protein's sequence, for the workers to align each pair. */
   sequenceOf?: (entry: number) => string;
@@ -77,10 +82,19 @@ export interface PairWorkOptions extends PairWorkerData {
 
 export async function deriveFamilyPairsInWorkers(families: FamilyBuild[], options: PairWorkOptions): Promise<void> {
   const batches = batchesOf(families);
-  const workers = Array.from({ length: Math.min(options.jobs, batches.length) }, () =>
-    new Worker(WORKER_BOOT, {
-      workerData: { genome: options.genome, subgenome: options.subgenome, keepWithin: options.keepWithin, keepBetween: options.keepBetween } satisfies PairWorkerData,
-    }),
+  const acks = Array.from({ length: Math.min(options.jobs, batches.length) }, () => new Int32Array(new SharedArrayBuffer(4)));
+  const workers = acks.map(
+    (acked) =>
+      new Worker(WORKER_BOOT, {
+        workerData: {
+          genome: options.genome,
+          subgenome: options.subgenome,
+          keepWithin: options.keepWithin,
+          keepBetween: options.keepBetween,
+          acked,
+          partPairs: options.partPairs ?? PART_PAIRS,
+        } satisfies PairWorkerData,
+      }),
   );
   let next = 0;
   let familiesDone = 0;
@@ -96,7 +110,7 @@ export async function deriveFamilyPairsInWorkers(families: FamilyBuild[], option
   try {
     await Promise.all(
       workers.map(
-        (worker) =>
+        (worker, w) =>
           new Promise<void>((done, fail) => {
             let finished = false;
             const finish = () => {
@@ -110,6 +124,8 @@ export async function deriveFamilyPairsInWorkers(families: FamilyBuild[], option
               for (let i = 0; i < part.count; i++) {
                 options.pair(part.entry1[i], part.entry2[i], part.code[i], part.distance ? part.distance[i] : NaN, part.score ? part.score[i] : NaN);
               }
+              Atomics.add(acks[w], 0, 1);
+              Atomics.notify(acks[w], 0);
               if (!part.last) return;
               familiesDone += part.families;
               options.progress?.(familiesDone);

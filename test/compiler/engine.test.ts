@@ -1,20 +1,24 @@
 /**
  * The row engine (DuckDB) that sorts what the compiler cannot hold: rows come back in order,
  * measures (NaN included) intact, also when they spill past a small memory limit; relations
- * come back per genome sorted; the k-mer index is the same whatever the engine's threads and memory.
+ * come back per genome sorted; the k-mer index is the same whatever the engine's threads and memory;
+ * family pairs derived on worker threads are the families' pairs, streamed back in parts.
  */
 import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { FamilyBuild } from "../../release-compiler/derive/hogs.js";
+import { deriveFamilyPairsInWorkers } from "../../release-compiler/derive/pair-workers.js";
+import { familyPairs } from "../../release-compiler/derive/pairs.js";
 import { deriveRelations } from "../../release-compiler/derive/relations.js";
 import { openEngine, type Engine } from "../../release-compiler/engine.js";
 import { Problems } from "../../release-compiler/problems.js";
 import { scratchFolder } from "../../release-compiler/scratch.js";
 import { writeSequenceIndex } from "../../release-compiler/write/sequence-index.js";
-import { DUPLICATION, SPECIATION, type HogNode } from "../../release-format/format.js";
+import { DUPLICATION, REL_TYPES, SPECIATION, type HogNode } from "../../release-format/format.js";
 import { forEachKmer } from "../../release-format/kmers.js";
+import { syntheticFamily } from "../synthetic-family.js";
 import { tempPacks } from "./temp-packs.js";
 
 const scratch = scratchFolder(join(mkdtempSync(join(tmpdir(), "orth-engine-")), "scratch"));
@@ -159,5 +163,40 @@ describe("the sequence index", () => {
       return codes.size;
     });
     expect(one.ref.postings).toBe(distinct.reduce((a, b) => a + b, 0));
+  });
+});
+
+describe("family pairs on worker threads", () => {
+  it("are the pairs of each family, whatever the parts they come back in, measured when asked", async () => {
+    const built = [3, 5, 8].map((seed) => syntheticFamily(32, 0.2, 0.02, seed)).map(({ family, genomes }, k) => ({
+      genomes,
+      family: { index: k + 1, rootId: family.rootId, rootHog: k + 1, nodes: family.nodes, members: family.members.map((m) => m.entry), memberNode: [] } as FamilyBuild,
+    }));
+    // The synthetic families number their entries alike: one family per run, each on its own.
+    for (const { family, genomes } of built) {
+      const count = genomes.reduce((n, g) => n + g.nrEntries, 0);
+      const genome = new Int32Array(count);
+      genomes.forEach((g, i) => genome.fill(i, g.firstEntry - 1, g.firstEntry - 1 + g.nrEntries));
+      const expected = familyPairs(family, (e) => genome[e - 1]).map((p) => `${p.entry1}-${p.entry2}-${REL_TYPES.indexOf(p.relType)}`);
+      const got: string[] = [];
+      let measured = 0;
+      await deriveFamilyPairsInWorkers([family, family], {
+        jobs: 2,
+        genome,
+        subgenome: new Uint8Array(count),
+        keepWithin: true,
+        keepBetween: true,
+        partPairs: 7,
+        sequenceOf: (e) => "MKV".repeat(1 + (e % 5)),
+        pair: (a, b, code, distance, score) => {
+          got.push(`${a}-${b}-${code}`);
+          if (score > 0 && !Number.isNaN(distance)) measured++;
+        },
+      });
+      expect(expected.length).toBeGreaterThan(7);
+      // The family was sent twice: every pair comes back twice, in parts of 7.
+      expect(got.sort()).toEqual([...expected, ...expected].sort());
+      expect(measured).toBe(got.length);
+    }
   });
 });
