@@ -108,14 +108,17 @@ export async function compileBenchmark(log: (line: string) => void): Promise<Com
   return { markdown: `${report(results, sideBySide, same)}\n\n${await alignJobsBenchmark(log)}`, largest };
 }
 
+/** The `--align-pairs` input: every pair is aligned, so a small release (~5k proteins) is work enough. */
+const ALIGN_SIZE: Size = { label: "5k", families: 200 };
+const ALIGN_GENOMES = 25;
+
 /**
- * `--align-pairs` with 1 and 2 jobs on the smallest size (100 genomes, ~20k proteins): the
- * alignments dominate such a compile and run on the pair workers, so this shows what the jobs
- * buy where the work is parallel today.
+ * `--align-pairs` with 1 and 2 jobs on a small release: the alignments dominate such a compile
+ * and run on the pair workers, so this shows what the jobs buy where the work is parallel today.
  */
 export async function alignJobsBenchmark(log: (line: string) => void): Promise<string> {
-  const size = QUICK[0];
-  const input = await simulatedInput(size, log);
+  const size = ALIGN_SIZE;
+  const input = await simulatedInput(size, log, ALIGN_GENOMES);
   const runs = [];
   for (const jobs of [1, 2]) {
     const out = resolve(OUT, `align-jobs${jobs}`);
@@ -131,7 +134,7 @@ export async function alignJobsBenchmark(log: (line: string) => void): Promise<s
   for (const jobs of [1, 2]) rmSync(resolve(OUT, `align-jobs${jobs}`), { recursive: true, force: true });
   const [one, two] = runs;
   return [
-    `\`--align-pairs\` on ${one.proteins.toLocaleString("en-US")} proteins (${size.label}, ${GENOMES} genomes): the pairs are derived and aligned on the pair worker threads. The two releases are ${one.manifest === two.manifest ? "byte-identical" : "NOT byte-identical"}.`,
+    `\`--align-pairs\` on ${one.proteins.toLocaleString("en-US")} proteins (${ALIGN_GENOMES} genomes, ${size.families} families, seed ${SEED}): the pairs are derived and aligned on the pair worker threads. The two releases are ${one.manifest === two.manifest ? "byte-identical" : "NOT byte-identical"}.`,
     "",
     "| jobs | wall | pairwise relations stage | peak RSS |",
     "|---|---|---|---|",
@@ -142,17 +145,17 @@ export async function alignJobsBenchmark(log: (line: string) => void): Promise<s
 }
 
 /** The simulated input of a size, simulated unless a folder with the same settings exists. */
-async function simulatedInput(size: Size, log: (line: string) => void): Promise<string> {
-  const settings = { genomes: GENOMES, families: size.families, seed: SEED };
-  const dir = resolve(INPUTS, `g${GENOMES}-f${size.families}-s${SEED}`);
+async function simulatedInput(size: Size, log: (line: string) => void, genomes = GENOMES): Promise<string> {
+  const settings = { genomes, families: size.families, seed: SEED };
+  const dir = resolve(INPUTS, `g${genomes}-f${size.families}-s${SEED}`);
   const stamp = resolve(dir, "bench-settings.json");
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === JSON.stringify(settings)) {
     log(`reusing ${dir}`);
     return dir;
   }
-  log(`simulating ${GENOMES} genomes × ${size.families} families into ${dir}…`);
+  log(`simulating ${genomes} genomes × ${size.families} families into ${dir}…`);
   rmSync(dir, { recursive: true, force: true });
-  const args = ["--out", dir, "--genomes", String(GENOMES), "--families", String(size.families), "--seed", String(SEED)];
+  const args = ["--out", dir, "--genomes", String(genomes), "--families", String(size.families), "--seed", String(SEED)];
   const { code, output } = await runMeasured(process.execPath, ["--import", "tsx", resolve(ROOT, "release-compiler/simulate/cli.ts"), ...args], { cwd: ROOT });
   if (code !== 0) throw new Error(`simulate failed (${code}):\n${output}`);
   writeFileSync(stamp, JSON.stringify(settings));

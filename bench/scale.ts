@@ -4,6 +4,7 @@
  * Every projected figure is a measured per-unit size times a target count; the assumptions
  * that are not measured are stated beside the table.
  */
+import { existsSync, readFileSync } from "node:fs";
 import { PAGE_ENTRIES, ROOT_ENTRIES } from "../release-format/directory.js";
 import type { Manifest } from "../release-format/format.js";
 import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
@@ -227,11 +228,45 @@ export async function scaleProjection(releaseDir: string, compile?: { proteins: 
     const byProteins = perProtein * TARGET.proteins;
     const byPairs = perPair * target.pair;
     lines.push(
-      `- **Compile time on one machine** (this 2-core machine, the measured compile of ${fmt(compile.proteins)} proteins in ${compile.seconds.toFixed(0)} s, peak ${bytesText(compile.peakBytes)}): scaled by proteins, ${(byProteins / 3600).toFixed(1)} h; scaled by pair rows (which grow with genomes × proteins), ${(byPairs / 3600).toFixed(1)} h. The second is the honest figure: the pair and relation shuffles dominate at 2,500 genomes. Writing ${bytesText(totalBytes)} at ~200 MB/s adds ${(totalBytes / 200e6 / 3600).toFixed(1)} h of I/O.`,
+      `- **Compile time on one machine** (this 2-core machine, the measured compile of ${fmt(compile.proteins)} proteins in ${compile.seconds.toFixed(0)} s, peak ${bytesText(compile.peakBytes)}): scaled by proteins, ${(byProteins / 3600).toFixed(1)} h; scaled by pair rows (which grow with genomes × proteins), ${(byPairs / 3600).toFixed(1)} h. Writing ${bytesText(totalBytes)} at ~200 MB/s adds ${(totalBytes / 200e6 / 3600).toFixed(1)} h of I/O.`,
     );
+    lines.push(...stageProjection(`${releaseDir}.log`, { proteins: TARGET.proteins / compile.proteins, pairs: target.pair / compile.pairRows }));
   }
   lines.push(
     "- **Splitting the compile across machines.** Per genome (independent, one task each): reading the proteome FASTA, GFF, GAF and cross-references; the sequence and peptide chunks of that genome's entry range (entry numbers are prefix sums of genome sizes, known after a first counting pass); each genome's k-mer postings and xref grams as sorted runs. Per family (independent, batches of families): parsing its orthoXML, HOG ids and levels, groups and fingerprints, relations and pair rows, GO by family, the family's genome profile. Merges: the pair rows are shuffled by genome pair (the ordered pair is the partition key: 6.25 M partitions, grouped into a few thousand reducers), relations by entry range, k-mer postings by k-mer code range, xref grams and the id index by key range (k-way merges of sorted runs), similar genome profiles by MinHash/LSH buckets instead of all-against-all (1 M families × 1 M is out of reach), and finally the directory pages, the header and the manifest, which only need every chunk's pack, offset, length and hash. Each reducer writes its own packs (named by the hash of their bytes) directly, so uploads can start as reducers finish; the pointer switch is still one write at the end.",
   );
   return lines.join("\n");
+}
+
+/** Stages whose work grows with the pair rows (the rest grow with the proteins). */
+const PAIR_STAGES = new Set(["pairwise relations", "write relations and pairs"]);
+/** Stages that run on every job today (the pair workers), and the jobs the measured compile had. */
+const PARALLEL_STAGES = new Set(["pairwise relations"]);
+const MEASURED_JOBS = 2;
+const TARGET_CORES = 64;
+
+/**
+ * The compile's stages (its own log, `--verbose`, beside the release) projected to the target:
+ * each scaled by what it grows with, on one core and on a 64-core machine with today's code
+ * (only the parallel stages use the cores), naming the critical path.
+ */
+function stageProjection(logFile: string, growth: { proteins: number; pairs: number }): string[] {
+  if (!existsSync(logFile)) return [];
+  const stages = [...readFileSync(logFile, "utf8").matchAll(/^(.+): (\d+\.\d) s \(heap/gm)].map(([, name, seconds]) => {
+    const scaled = Number(seconds) * (PAIR_STAGES.has(name) ? growth.pairs : growth.proteins);
+    const parallel = PARALLEL_STAGES.has(name);
+    return { name, seconds: Number(seconds), oneCore: parallel ? scaled * MEASURED_JOBS : scaled, onMany: parallel ? (scaled * MEASURED_JOBS) / TARGET_CORES : scaled, parallel };
+  });
+  if (!stages.length) return [];
+  const hours = (s: number) => (s / 3600).toFixed(1);
+  const total = stages.reduce((n, st) => n + st.onMany, 0);
+  const serial = stages.filter((st) => !st.parallel).sort((a, b) => b.onMany - a.onMany);
+  return [
+    `- **Per stage, to the target** (the measured compile's own stage lines, each scaled by the pair rows or the proteins it grows with; on ${TARGET_CORES} cores only the stages that run on every job today are divided among them): ${hours(total)} h on a ${TARGET_CORES}-core machine, against a goal of 4 h. The critical path is the stages that run on one thread: ${serial.slice(0, 3).map((st) => `${st.name} (${hours(st.onMany)} h)`).join(", ")}; the row engine's sorts inside them use every core, the Node code around them (appending, reading back, encoding chunks) one. Splitting those stages into tasks over partitions (next) is what the goal needs; a cluster under Snakemake would then run the same tasks as jobs.`,
+    "",
+    `| stage | measured | grows with | projected, one core | projected, ${TARGET_CORES} cores, today's code |`,
+    "|---|---|---|---|---|",
+    ...stages.map((st) => `| ${st.name} | ${st.seconds.toFixed(0)} s | ${PAIR_STAGES.has(st.name) ? "pair rows" : "proteins"} | ${hours(st.oneCore)} h | ${hours(st.onMany)} h${st.parallel ? " (pair workers)" : ""} |`),
+    "",
+  ];
 }

@@ -81,7 +81,7 @@ export interface PairWorkOptions extends Omit<PairWorkerData, "acked" | "partPai
 }
 
 export async function deriveFamilyPairsInWorkers(families: FamilyBuild[], options: PairWorkOptions): Promise<void> {
-  const batches = batchesOf(families);
+  const batches = batchesOf(families, options.jobs);
   const acks = Array.from({ length: Math.min(options.jobs, batches.length) }, () => new Int32Array(new SharedArrayBuffer(4)));
   const workers = acks.map(
     (acked) =>
@@ -142,14 +142,19 @@ export async function deriveFamilyPairsInWorkers(families: FamilyBuild[], option
   }
 }
 
-/** Consecutive families in batches of about BATCH_WORK member pairs (a wider family is a batch alone). */
-function batchesOf(families: FamilyBuild[]): FamilyBuild[][] {
+/**
+ * Consecutive families in batches of about BATCH_WORK member pairs, and at least 8 batches a
+ * job so that a small release keeps every worker busy too (a wider family is a batch alone).
+ */
+function batchesOf(families: FamilyBuild[], jobs: number): FamilyBuild[][] {
+  const total = families.reduce((n, f) => n + f.members.length ** 2, 0);
+  const limit = Math.max(1, Math.min(BATCH_WORK, Math.ceil(total / (8 * jobs))));
   const batches: FamilyBuild[][] = [];
   let batch: FamilyBuild[] = [];
   let work = 0;
   for (const family of families) {
     const cost = family.members.length ** 2;
-    if (batch.length && work + cost > BATCH_WORK) {
+    if (batch.length && work + cost > limit) {
       batches.push(batch);
       batch = [];
       work = 0;
