@@ -22,6 +22,7 @@ import { simulateRelease } from "../release-compiler/simulate/simulate.js";
 import { FORMAT_VERSION } from "../release-format/format.js";
 import { PAGE_ENTRIES, ROOT_ENTRIES } from "../release-format/directory.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
+import { readStageLines } from "../release-compiler/stages.js";
 import { kib } from "./load.js";
 import { runMeasured } from "./measured-run.js";
 import { releaseSize } from "./release-size.js";
@@ -219,13 +220,7 @@ export async function atScaleBenchmark(log: (line: string) => void): Promise<str
 function stageTable(totalSeconds: number): string[] {
   const logFile = `${RELEASE}.log`;
   if (!existsSync(logFile)) return [];
-  const stages = [...readFileSync(logFile, "utf8").matchAll(/^(.+): (\d+\.\d) s \(heap (\d+) MB, RSS (\d+) MB, peak (\d+) MB\)$/gm)].map(([, name, seconds, heap, rss, peak]) => ({
-    name,
-    seconds: Number(seconds),
-    heap: Number(heap),
-    rss: Number(rss),
-    peak: Number(peak),
-  }));
+  const stages = readStageLines(readFileSync(logFile, "utf8"));
   if (!stages.length) return [];
   return [
     "",
@@ -233,7 +228,7 @@ function stageTable(totalSeconds: number): string[] {
     "",
     "| stage | seconds | share | heap | RSS | peak RSS |",
     "|---|---|---|---|---|---|",
-    ...stages.map((st) => `| ${st.name} | ${st.seconds.toFixed(1)} | ${((100 * st.seconds) / totalSeconds).toFixed(0)}% | ${st.heap} MB | ${st.rss} MB | ${st.peak} MB |`),
+    ...stages.map((st) => `| ${st.name} | ${st.seconds.toFixed(1)} | ${((100 * st.seconds) / totalSeconds).toFixed(0)}% | ${st.heapMb} MB | ${st.rssMb} MB | ${st.peakMb} MB |`),
   ];
 }
 

@@ -16,6 +16,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
+import { readStageLines } from "../release-compiler/stages.js";
 import { runMeasured } from "./measured-run.js";
 import { releaseSize } from "./release-size.js";
 
@@ -127,7 +128,7 @@ export async function alignJobsBenchmark(log: (line: string) => void): Promise<s
     const cli = [resolve(ROOT, "release-compiler/cli.ts"), "--config", resolve(input, "release.json"), "--out", out, "--align-pairs", "--jobs", String(jobs), "--memory", ENGINE_MEMORY];
     const run = await runMeasured(process.execPath, [`--max-old-space-size=${HEAP_MB}`, "--import", "tsx", ...cli], { cwd: ROOT });
     if (run.code !== 0) throw new Error(`aligned compile failed (${run.code}):\n${run.output}`);
-    const stage = Number(/^pairwise relations: (\d+\.\d) s$/m.exec(run.output)?.[1] ?? NaN);
+    const stage = readStageLines(run.output).find((line) => line.name === "pairwise relations")?.seconds ?? NaN;
     runs.push({ jobs, seconds: run.seconds, stage, peakMb: run.peakKb / 1024, manifest: readFileSync(resolve(out, "manifest.json"), "utf8"), proteins: (await openReleaseFolder(out)).manifest.counts.proteins });
     log(`--align-pairs, --jobs ${jobs}: ${run.seconds.toFixed(0)} s (pairwise relations ${stage} s)`);
   }

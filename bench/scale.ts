@@ -9,6 +9,7 @@ import { PAGE_ENTRIES, ROOT_ENTRIES } from "../release-format/directory.js";
 import type { Manifest } from "../release-format/format.js";
 import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
+import { readStageLines } from "../release-compiler/stages.js";
 import { PACK_BYTES } from "../release-compiler/write/packs.js";
 import { releaseSize, treeNamed, type TreeSize } from "./release-size.js";
 
@@ -252,10 +253,10 @@ const TARGET_CORES = 64;
  */
 function stageProjection(logFile: string, growth: { proteins: number; pairs: number }): string[] {
   if (!existsSync(logFile)) return [];
-  const stages = [...readFileSync(logFile, "utf8").matchAll(/^(.+): (\d+\.\d) s \(heap/gm)].map(([, name, seconds]) => {
-    const scaled = Number(seconds) * (PAIR_STAGES.has(name) ? growth.pairs : growth.proteins);
+  const stages = readStageLines(readFileSync(logFile, "utf8")).map(({ name, seconds }) => {
+    const scaled = seconds * (PAIR_STAGES.has(name) ? growth.pairs : growth.proteins);
     const parallel = PARALLEL_STAGES.has(name);
-    return { name, seconds: Number(seconds), oneCore: parallel ? scaled * MEASURED_JOBS : scaled, onMany: parallel ? (scaled * MEASURED_JOBS) / TARGET_CORES : scaled, parallel };
+    return { name, seconds, oneCore: parallel ? scaled * MEASURED_JOBS : scaled, onMany: parallel ? (scaled * MEASURED_JOBS) / TARGET_CORES : scaled, parallel };
   });
   if (!stages.length) return [];
   const hours = (s: number) => (s / 3600).toFixed(1);

@@ -95,6 +95,7 @@ export async function openEngine({ folder, memoryBytes, threads }: EngineOptions
 async function createTable(connection: DuckDBConnection, name: string, spec: Record<string, ColumnKind>): Promise<RowTable> {
   const names = Object.keys(spec);
   const kinds = Object.values(spec);
+  const types = kinds.map((k) => TYPES[k]);
   await connection.run(`CREATE TABLE ${name} (${names.map((c, i) => `${c} ${TYPES[kinds[i]]}`).join(", ")})`);
   const appender: DuckDBAppender = await connection.createAppender(name);
   const buffers = kinds.map((k) => new ARRAYS[k](BATCH));
@@ -104,10 +105,10 @@ async function createTable(connection: DuckDBConnection, name: string, spec: Rec
 
   // One chunk reused for every full batch: chunks are native memory that the JS collector
   // frees late (it sees only their small wrappers), so a chunk per batch grows the resident set.
-  const full = DuckDBDataChunk.create(kinds.map((k) => TYPES[k]), BATCH);
+  const full = DuckDBDataChunk.create(types, BATCH);
   const flush = () => {
     if (used === 0) return;
-    const chunk = used === BATCH ? full : DuckDBDataChunk.create(kinds.map((k) => TYPES[k]), used);
+    const chunk = used === BATCH ? full : DuckDBDataChunk.create(types, used);
     for (let c = 0; c < buffers.length; c++) {
       const vector = chunk.getColumnVector(c);
       const values = buffers[c];
@@ -159,7 +160,7 @@ async function createTable(connection: DuckDBConnection, name: string, spec: Rec
       if (!closed) appender.closeSync();
       closed = true;
       await connection.run(`DROP TABLE ${name}`);
-      // Gives the dropped table's blocks back to the file system.
+      // Frees the dropped table's blocks in the database file now, for the next table to reuse.
       await connection.run("CHECKPOINT");
     },
   };

@@ -20,6 +20,26 @@ export interface StageOptions {
   terminal?: NodeJS.WriteStream;
 }
 
+/** A stage line as `done` writes it; the figures in brackets come with `memory`. */
+export interface StageLine {
+  name: string;
+  seconds: number;
+  heapMb?: number;
+  rssMb?: number;
+  peakMb?: number;
+}
+
+const STAGE_LINE = /^(.+): (\d+\.\d) s(?: \(heap (\d+) MB, RSS (\d+) MB, peak (\d+) MB\))?$/gm;
+
+/** The stage lines of a compile's output or log, in order (what benchmarks read back). */
+export function readStageLines(output: string): StageLine[] {
+  return [...output.matchAll(STAGE_LINE)].map(([, name, seconds, heap, rss, peak]) => ({
+    name,
+    seconds: Number(seconds),
+    ...(heap !== undefined ? { heapMb: Number(heap), rssMb: Number(rss), peakMb: Number(peak) } : {}),
+  }));
+}
+
 export function stageReporter({ log, memory = false, terminal }: StageOptions): Stages {
   const bars = terminal ? createProgress(() => {}, terminal) : silentProgress;
   let bar: Stage | undefined;
@@ -36,7 +56,7 @@ export function stageReporter({ log, memory = false, terminal }: StageOptions): 
         const { heapUsed, rss } = process.memoryUsage();
         const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
         const peak = process.resourceUsage().maxRSS * 1024;
-        line += ` (heap ${mb(heapUsed)} MB, RSS ${mb(rss)} MB, peak ${mb(peak)} MB)`;
+        line += ` (heap ${mb(heapUsed)} MB, RSS ${mb(rss)} MB, peak ${mb(peak)} MB)`; // as STAGE_LINE reads it
       }
       log?.(line);
       last = now;

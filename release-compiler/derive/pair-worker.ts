@@ -16,9 +16,9 @@ let posted = 0;
 const genomeOf = (entry: number) => genome[entry - 1];
 const subgenomeOf = (entry: number) => (subgenome[entry - 1] ? String.fromCharCode(subgenome[entry - 1]) : "");
 
-parentPort!.on("message", ({ batch, families, sequences }: PairBatch) => {
+parentPort!.on("message", ({ families, sequences }: PairBatch) => {
   const sequenceOf = sequences ? new Map(sequences) : undefined;
-  let part = newPart(batch, sequenceOf !== undefined);
+  let part = newPart(sequenceOf !== undefined);
   const post = (last: boolean) => {
     // At most one part in flight: wait until the main thread has taken the one before.
     for (let seen = Atomics.load(acked, 0); seen < posted - 1; seen = Atomics.load(acked, 0)) Atomics.wait(acked, 0, seen);
@@ -41,16 +41,15 @@ parentPort!.on("message", ({ batch, families, sequences }: PairBatch) => {
       }
       if (part.count === partPairs) {
         post(false);
-        part = newPart(batch, sequenceOf !== undefined);
+        part = newPart(sequenceOf !== undefined);
       }
     });
   }
   post(true);
 });
 
-function newPart(batch: number, measured: boolean): Omit<PairPart, "last" | "families"> {
+function newPart(measured: boolean): Omit<PairPart, "last" | "families"> {
   return {
-    batch,
     count: 0,
     entry1: new Int32Array(partPairs),
     entry2: new Int32Array(partPairs),

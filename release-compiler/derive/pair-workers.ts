@@ -50,14 +50,12 @@ export interface PairWorkerData {
 }
 
 export interface PairBatch {
-  batch: number;
   families: FamilyBuild[];
   /** With --align-pairs: the sequence of each member, `[entry, sequence]`. */
   sequences?: Array<[number, string]>;
 }
 
 export interface PairPart {
-  batch: number;
   count: number;
   entry1: Int32Array;
   entry2: Int32Array;
@@ -99,11 +97,10 @@ export async function deriveFamilyPairsInWorkers(families: FamilyBuild[], option
   let next = 0;
   let familiesDone = 0;
   const send = (worker: Worker) => {
-    const batch = next++;
+    const batch = batches[next++];
     const sent: PairBatch = {
-      batch,
-      families: batches[batch],
-      ...(options.sequenceOf ? { sequences: batches[batch].flatMap((f) => f.members.map((e): [number, string] => [e, options.sequenceOf!(e)])) } : {}),
+      families: batch,
+      ...(options.sequenceOf ? { sequences: batch.flatMap((f) => f.members.map((e): [number, string] => [e, options.sequenceOf!(e)])) } : {}),
     };
     worker.postMessage(sent);
   };

@@ -1,7 +1,7 @@
 /** Progress lines (a publish, a compile's stages): live on a terminal, one summary line a stage elsewhere. */
 import { describe, expect, it } from "vitest";
 import { createProgress } from "../../release-compiler/progress.js";
-import { stageReporter } from "../../release-compiler/stages.js";
+import { readStageLines, stageReporter } from "../../release-compiler/stages.js";
 
 function terminal(isTTY: boolean) {
   const writes: string[] = [];
@@ -50,6 +50,8 @@ describe("compile stages", () => {
     stages.done("pairwise relations");
     expect(writes.at(-1)).toBe("\r\x1b[K");
     expect(lines).toEqual([expect.stringMatching(/^proteomes: \d+\.\d s$/), expect.stringMatching(/^pairwise relations: \d+\.\d s$/)]);
+    // What benchmarks read back from a compile's output.
+    expect(readStageLines(["compiled X into Y: 2 genomes", ...lines].join("\n")).map((l) => l.name)).toEqual(["proteomes", "pairwise relations"]);
   });
 
   it("draw nothing without a terminal, and add the heap and resident set when asked", () => {
@@ -60,5 +62,7 @@ describe("compile stages", () => {
     stages.done("write sequence index");
     expect(writes).toEqual([]);
     expect(lines).toEqual([expect.stringMatching(/^write sequence index: \d+\.\d s \(heap \d+ MB, RSS \d+ MB, peak \d+ MB\)$/)]);
+    const [read] = readStageLines(lines[0]);
+    expect(read).toEqual({ name: "write sequence index", seconds: expect.any(Number), heapMb: expect.any(Number), rssMb: expect.any(Number), peakMb: expect.any(Number) });
   });
 });
