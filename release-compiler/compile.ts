@@ -59,7 +59,7 @@ export interface CompileOptions {
   terminal?: NodeJS.WriteStream;
   /** `--align-pairs`: every pairwise relation gets the score and distance of its alignment (derive/pair-alignment.ts). */
   alignPairs?: boolean;
-  /** `--jobs`: worker threads that derive and align the family pairs, and threads the row engine sorts on (default: the machine's cores). */
+  /** `--jobs`: worker threads that derive and align the family pairs and pack the relation tables, and threads the row engine sorts on (default: the machine's cores). */
   jobs?: number;
   /** `--memory`: bytes the row engine may hold before it spills to disk (default: DEFAULT_ENGINE_MEMORY). */
   memory?: number;
@@ -92,7 +92,7 @@ export async function compileRelease(
     // Packs are written from the first genome read on (the sequences table as the cDNA streams in).
     const packs = packWriter(partial);
     const build = await deriveRelease(loaded.config, loaded.problems, stage, { packs, scratch, engine, jobs, alignPairs: options.alignPairs ?? false });
-    const manifest = await writeRelease(build, packs, engine, stage);
+    const manifest = await writeRelease(build, packs, engine, stage, jobs);
     const { taxonomy, genomes, hogLists, tables, sequenceIndex, indexes, xrefSearch, ...named } = manifest;
     const header: ReleaseHeader = { taxonomy, genomes, hogLists, tables, sequenceIndex, indexes, xrefSearch };
     const file: ManifestFile = { ...named, header: packs.single(header) };

@@ -5,35 +5,14 @@
  * to `pair` as it arrives. Which worker finishes first changes the order pairs arrive in, not
  * the release: the row engine sorts every relation by (entry1, entry2), and each pair is one row.
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startWorker } from "../workers.js";
 import type { FamilyBuild } from "./hogs.js";
 
 /** Pairs per part a worker posts back. */
 export const PART_PAIRS = 1 << 20;
 /** Member pairs (the sum of each family's members squared) a batch of families holds, about. */
 const BATCH_WORK = 4_000_000;
-
-/**
- * The compiler runs as TypeScript through tsx, which a worker thread does not inherit: the
- * worker starts from this module, which registers tsx's loader, then imports pair-worker.ts.
- */
-const TSX_ESM_API = (() => {
-  const manifest = createRequire(import.meta.url).resolve("tsx/package.json");
-  const { exports } = JSON.parse(readFileSync(manifest, "utf8")) as { exports: Record<string, { import: string | { default: string } }> };
-  const target = exports["./esm/api"].import;
-  return pathToFileURL(join(dirname(manifest), typeof target === "string" ? target : target.default)).href;
-})();
-const WORKER_BOOT = new URL(
-  `data:text/javascript,${encodeURIComponent(
-    `import { register } from ${JSON.stringify(TSX_ESM_API)};
-register();
-await import(${JSON.stringify(new URL("./pair-worker.ts", import.meta.url).href)});`,
-  )}`,
-);
 
 export interface PairWorkerData {
   /** Genome index per entry − 1. */
@@ -83,16 +62,14 @@ export async function deriveFamilyPairsInWorkers(families: FamilyBuild[], option
   const acks = Array.from({ length: Math.min(options.jobs, batches.length) }, () => new Int32Array(new SharedArrayBuffer(4)));
   const workers = acks.map(
     (acked) =>
-      new Worker(WORKER_BOOT, {
-        workerData: {
-          genome: options.genome,
-          subgenome: options.subgenome,
-          keepWithin: options.keepWithin,
-          keepBetween: options.keepBetween,
-          acked,
-          partPairs: options.partPairs ?? PART_PAIRS,
-        } satisfies PairWorkerData,
-      }),
+      startWorker(new URL("./pair-worker.ts", import.meta.url), {
+        genome: options.genome,
+        subgenome: options.subgenome,
+        keepWithin: options.keepWithin,
+        keepBetween: options.keepBetween,
+        acked,
+        partPairs: options.partPairs ?? PART_PAIRS,
+      } satisfies PairWorkerData),
   );
   let next = 0;
   let familiesDone = 0;

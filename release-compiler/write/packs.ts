@@ -43,6 +43,8 @@ export interface PackWriter {
 export interface TreeWriter<Start extends number | string> {
   /** Appends a chunk covering the keys from `start` (greater than the previous chunk's). */
   add(start: Start, value: unknown): void;
+  /** `add` of a chunk packed already (packChunk), on a worker thread. */
+  addPacked(start: Start, bytes: Uint8Array): void;
   /** Closes the tree's packs, writes its pages and returns it. */
   finish(): ChunkTree<Start>;
 }
@@ -127,8 +129,11 @@ export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWrit
       let entries: Written[] = [];
       return {
         add(start, value) {
+          this.addPacked(start, packChunk(value));
+        },
+        addPacked(start, bytes) {
           starts.push(start);
-          entries.push(data.append(packChunk(value)));
+          entries.push(data.append(bytes));
         },
         finish() {
           data.close();

@@ -4,10 +4,11 @@
  * directory (per ordered genome pair), the genes of each genome with a relation into each
  * other, and each group's close groups.
  */
-import { isOrthologType, type PairRow, type Relation, type TableRef } from "../../release-format/format.js";
+import { isOrthologType, type PairRow, type Relation, type TableRef, type TableShard } from "../../release-format/format.js";
 import type { GenomeRelations, RelationsBuild } from "../derive/relations.js";
-import type { PackWriter } from "./packs.js";
-import { tableWriter } from "./tables.js";
+import { taskPool } from "../workers.js";
+import { packChunk, type PackWriter, type TreeWriter } from "./packs.js";
+import { chunkCutter } from "./tables.js";
 
 interface RelationTables {
   relations: TableRef<Relation[]>;
@@ -20,18 +21,46 @@ interface RelationTables {
   closeGroups: Array<Array<[number, number]>>;
 }
 
-interface RelationLayout {
+export interface RelationLayout {
   relationsChunkBytes: number;
   pairsChunkBytes: number;
 }
 
-interface RelationProteins {
+/** Per entry − 1, in SharedArrayBuffers so that every worker reads the same memory. */
+export interface RelationProteins {
   genomes: number;
-  genomeOf(entry: number): number;
-  isMain(entry: number): boolean;
-  /** Group number of an entry, 0 for none. */
-  groupOf(entry: number): number;
+  /** Genome index. */
+  genome: Int32Array;
+  /** 1 for a main isoform. */
+  isMain: Uint8Array;
+  /** Group number, 0 for none. */
+  group: Int32Array;
   groupCount: number;
+}
+
+/** One genome's part of the tables: its chunks of each, packed, and its counts. */
+export interface GenomeRelationChunks {
+  relations: PackedChunks;
+  pairs: PackedChunks;
+  /** Pairs rows with each genome, in genome order. */
+  pairCounts: Int32Array;
+  /** Genes of this genome with a relation to a gene of each genome. */
+  withRelations: Int32Array;
+  /** Close-group hits its proteins give: [group, other group, hits] triples. */
+  hits: Int32Array;
+}
+
+/** Chunks packed one after another in `bytes`: chunk i covers rows from `starts[i]` and ends at `ends[i]` in `bytes`. */
+interface PackedChunks {
+  starts: number[];
+  ends: number[];
+  bytes: Uint8Array;
+}
+
+/** What a worker is sent for one genome: its relations, and the pairs row its first pair gets. */
+export interface GenomeRelationTask {
+  rel: GenomeRelations;
+  pairFirstRow: number;
 }
 
 const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x);
@@ -40,76 +69,172 @@ const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x);
 const RELATION_BYTES = 10;
 const PAIR_BYTES = 14;
 
+/**
+ * The tables are written a genome at a time, and a genome's chunks end with it, so each genome
+ * is a task of its own: on `jobs` worker threads (relation-worker.ts) when there are several,
+ * packing its chunks there, while this thread reads the next genomes back from the engine and
+ * appends the packed chunks to the packs in genome order. The bytes are the same at any `jobs`.
+ */
 export async function writeRelationTables(
   packs: PackWriter,
   relations: RelationsBuild,
   p: RelationProteins,
   layout: RelationLayout,
+  jobs: number,
   progress?: (genomesDone: number) => void,
 ): Promise<RelationTables> {
   const genomes = p.genomes;
-  const relationRows = tableWriter<Relation[]>(packs, layout.relationsChunkBytes, (row) => 2 + row.length * RELATION_BYTES);
-  const pairRows = tableWriter<PairRow>(packs, layout.pairsChunkBytes, () => PAIR_BYTES);
+  const relationTree = packs.tree<number>();
+  const pairTree = packs.tree<number>();
   const directory: Array<[number, number]> = [];
   const withRelations = new Int32Array(genomes * genomes);
   const hits = new Map<number, Map<number, number>>();
-  let g = 0;
-  for await (const rel of relations.genomes()) {
-    const size = rel.first.length - 1;
-    const seen = new Set<number>();
-    for (let k = 0; k < size; k++) {
-      const entry = rel.firstEntry + k;
-      const row: Relation[] = [];
-      const group = p.groupOf(entry);
-      seen.clear();
-      for (let r = rel.first[k]; r < rel.first[k + 1]; r++) {
-        row.push([rel.entry2[r], rel.code[r], nullIfNaN(rel.distance[r]), nullIfNaN(rel.score[r])]);
-        seen.add(p.genomeOf(rel.entry2[r]));
-        if (group && isOrthologType(rel.code[r])) {
-          // A pairwise ortholog in another group is a hit of that group.
-          const other = p.groupOf(rel.entry2[r]);
-          if (other === 0 || other === group) continue;
-          let counts = hits.get(group);
-          if (!counts) hits.set(group, (counts = new Map()));
-          counts.set(other, (counts.get(other) ?? 0) + 1);
-        }
-      }
-      relationRows.push(row);
-      for (const other of seen) withRelations[g * genomes + other]++;
+  let pairRows = 0;
+  let done = 0;
+  const take = (part: GenomeRelationChunks) => {
+    const g = done;
+    appendChunks(relationTree, part.relations);
+    appendChunks(pairTree, part.pairs);
+    for (let g2 = 0; g2 < genomes; g2++) {
+      directory[g * genomes + g2] = [pairRows, part.pairCounts[g2]];
+      pairRows += part.pairCounts[g2];
     }
-    writeGenomePairs(rel, g, p, pairRows, directory);
-    progress?.(++g);
+    withRelations.set(part.withRelations, g * genomes);
+    for (let i = 0; i < part.hits.length; i += 3) {
+      let counts = hits.get(part.hits[i]);
+      if (!counts) hits.set(part.hits[i], (counts = new Map()));
+      counts.set(part.hits[i + 1], (counts.get(part.hits[i + 1]) ?? 0) + part.hits[i + 2]);
+    }
+    progress?.(++done);
+  };
+
+  const pool = jobs > 1 ? taskPool<GenomeRelationTask, GenomeRelationChunks>(new URL("./relation-worker.ts", import.meta.url), jobs, { proteins: p, layout }) : undefined;
+  try {
+    const inFlight: Array<Promise<GenomeRelationChunks>> = [];
+    let nextPairRow = 0;
+    for await (const rel of relations.genomes()) {
+      const task: GenomeRelationTask = { rel, pairFirstRow: nextPairRow };
+      nextPairRow += mainPairCount(rel, p);
+      if (!pool) {
+        take(genomeRelationChunks(task, p, layout));
+        continue;
+      }
+      inFlight.push(pool.run(task, [rel.first, rel.entry2, rel.code, rel.distance, rel.score].map((a) => a.buffer as ArrayBuffer)));
+      // Two a worker: one being packed, one waiting, while this thread reads the next.
+      if (inFlight.length >= 2 * jobs) take(await inFlight.shift()!);
+    }
+    for (const part of inFlight) take(await part);
+  } finally {
+    await pool?.close();
   }
   const closeGroups = Array.from({ length: p.groupCount }, (_, i) =>
     [...(hits.get(i + 1) ?? [])].sort((x, y) => y[1] - x[1] || x[0] - y[0]),
   );
-  return { relations: relationRows.finish(), pairs: pairRows.finish(), directory, withRelations, closeGroups };
+  return {
+    relations: { rows: p.genome.length, tree: relationTree.finish() },
+    pairs: { rows: pairRows, tree: pairTree.finish() },
+    directory,
+    withRelations,
+    closeGroups,
+  };
+}
+
+function appendChunks(tree: TreeWriter<number>, chunks: PackedChunks): void {
+  let at = 0;
+  chunks.starts.forEach((start, i) => {
+    tree.addPacked(start, chunks.bytes.subarray(at, chunks.ends[i]));
+    at = chunks.ends[i];
+  });
+}
+
+/** Relations between main isoforms: the genome's rows of the pairs table. */
+function mainPairCount(rel: GenomeRelations, p: RelationProteins): number {
+  let n = 0;
+  for (let k = 0; k + 1 < rel.first.length; k++) {
+    if (!p.isMain[rel.firstEntry + k - 1]) continue;
+    for (let r = rel.first[k]; r < rel.first[k + 1]; r++) n += p.isMain[rel.entry2[r] - 1];
+  }
+  return n;
 }
 
 /**
- * The pairs rows of genome g1 with every genome g2, in g2 order: relations between main
- * isoforms, each genome pair's rows in (entry 1, entry 2) order, which a stable split of
- * g1's relations by partner genome keeps.
+ * One genome's rows of the relations table (per protein), of the pairs table (relations between
+ * main isoforms, by partner genome, each genome pair's rows in (entry 1, entry 2) order, which a
+ * stable split by partner genome keeps), its genes with a relation into each genome, and the
+ * close-group hits of its proteins (a pairwise ortholog in another group is a hit of that group).
  */
-function writeGenomePairs(
-  rel: GenomeRelations,
-  g1: number,
-  p: RelationProteins,
-  pairRows: { push(row: PairRow): void; readonly rows: number },
-  directory: Array<[number, number]>,
-): void {
+export function genomeRelationChunks({ rel, pairFirstRow }: GenomeRelationTask, p: RelationProteins, layout: RelationLayout): GenomeRelationChunks {
+  const relationChunks = packedChunks();
+  const pairChunks = packedChunks();
+  const relationRows = chunkCutter<Relation[]>(relationChunks.add, layout.relationsChunkBytes, (row) => 2 + row.length * RELATION_BYTES, undefined, rel.firstEntry - 1);
+  const pairRows = chunkCutter<PairRow>(pairChunks.add, layout.pairsChunkBytes, () => PAIR_BYTES, undefined, pairFirstRow);
   const size = rel.first.length - 1;
+  const withRelations = new Int32Array(p.genomes);
+  const hits: number[] = [];
   const byGenome: number[][] = Array.from({ length: p.genomes }, () => []);
-  const entry1 = new Int32Array(rel.entry2.length);
+  const seen = new Set<number>();
+  const groupHits = new Map<number, number>();
   for (let k = 0; k < size; k++) {
-    if (!p.isMain(rel.firstEntry + k)) continue;
+    const entry = rel.firstEntry + k;
+    const row: Relation[] = [];
+    const group = p.group[entry - 1];
+    const main = p.isMain[entry - 1];
+    seen.clear();
+    groupHits.clear();
     for (let r = rel.first[k]; r < rel.first[k + 1]; r++) {
-      entry1[r] = rel.firstEntry + k;
-      if (p.isMain(rel.entry2[r])) byGenome[p.genomeOf(rel.entry2[r])].push(r);
+      const partner = rel.entry2[r];
+      row.push([partner, rel.code[r], nullIfNaN(rel.distance[r]), nullIfNaN(rel.score[r])]);
+      seen.add(p.genome[partner - 1]);
+      if (main && p.isMain[partner - 1]) byGenome[p.genome[partner - 1]].push(r);
+      if (group && isOrthologType(rel.code[r])) {
+        const other = p.group[partner - 1];
+        if (other !== 0 && other !== group) groupHits.set(other, (groupHits.get(other) ?? 0) + 1);
+      }
     }
+    relationRows.push(row);
+    for (const other of seen) withRelations[other]++;
+    for (const [other, n] of groupHits) hits.push(group, other, n);
   }
+  relationRows.flush();
+  const pairCounts = new Int32Array(p.genomes);
+  const entry1 = entryOfRows(rel);
   for (let g2 = 0; g2 < p.genomes; g2++) {
-    directory[g1 * p.genomes + g2] = [pairRows.rows, byGenome[g2].length];
+    pairCounts[g2] = byGenome[g2].length;
     for (const r of byGenome[g2]) pairRows.push([entry1[r], rel.entry2[r], rel.code[r], nullIfNaN(rel.distance[r]), nullIfNaN(rel.score[r])]);
   }
+  pairRows.flush();
+  return { relations: relationChunks.finish(), pairs: pairChunks.finish(), pairCounts, withRelations, hits: Int32Array.from(hits) };
+}
+
+/** The first entry of each relation row. */
+function entryOfRows(rel: GenomeRelations): Int32Array {
+  const entry1 = new Int32Array(rel.entry2.length);
+  for (let k = 0; k + 1 < rel.first.length; k++) entry1.fill(rel.firstEntry + k, rel.first[k], rel.first[k + 1]);
+  return entry1;
+}
+
+/** Chunks packed as they close, gathered into one buffer (posted back from a worker whole). */
+function packedChunks() {
+  const parts: Uint8Array[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let length = 0;
+  return {
+    add: (shard: TableShard<unknown>) => {
+      const bytes = packChunk(shard);
+      // The packer reuses its buffer: keep a copy.
+      parts.push(bytes.slice());
+      starts.push(shard.firstRow);
+      ends.push((length += bytes.length));
+    },
+    finish(): PackedChunks {
+      const bytes = new Uint8Array(length);
+      let at = 0;
+      for (const part of parts) {
+        bytes.set(part, at);
+        at += part.length;
+      }
+      return { starts, ends, bytes };
+    },
+  };
 }

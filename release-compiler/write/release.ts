@@ -68,7 +68,7 @@ export interface ReleaseBuild extends HogFamilies, FamilyPlaces {
 }
 
 /** Writes every table, index and genome blob, and returns the manifest naming them. */
-export async function writeRelease(b: ReleaseBuild, packs: PackWriter, engine: Engine, stage: Stages): Promise<Manifest> {
+export async function writeRelease(b: ReleaseBuild, packs: PackWriter, engine: Engine, stage: Stages, jobs: number): Promise<Manifest> {
   const p = b.proteins;
   const genomeOf = (e: number) => p.genome[e - 1];
   const relationsProgress = stage.progress("write relations and pairs", b.species.length, "genomes");
@@ -77,12 +77,13 @@ export async function writeRelease(b: ReleaseBuild, packs: PackWriter, engine: E
     b.relations,
     {
       genomes: b.species.length,
-      genomeOf,
-      isMain: (e) => p.isMain[e - 1],
-      groupOf: (e) => b.group[e - 1],
+      genome: shared(Int32Array, p.genome),
+      isMain: shared(Uint8Array, p.isMain.map(Number)),
+      group: shared(Int32Array, b.group),
       groupCount: b.groups.length,
     },
     LAYOUT,
+    jobs,
     relationsProgress,
   );
   stage.done("write relations and pairs");
@@ -202,4 +203,11 @@ export async function writeRelease(b: ReleaseBuild, packs: PackWriter, engine: E
 function citedGoTerms(rows: AnnotationRow[], terms: Map<string, GoTerm>): Pick<AnnotationShard, "goTerms"> {
   const ids = [...new Set(rows.flatMap((r) => r.go.map(([id]) => id)))].filter((id) => terms.has(id)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return { goTerms: { keys: ids, values: ids.map((id) => terms.get(id)!) } };
+}
+
+/** A copy of `values` in a SharedArrayBuffer, which worker threads read without a copy of their own. */
+function shared<A extends Int32Array | Uint8Array>(kind: { new (buffer: SharedArrayBuffer): A; BYTES_PER_ELEMENT: number }, values: ArrayLike<number>): A {
+  const array = new kind(new SharedArrayBuffer(values.length * kind.BYTES_PER_ELEMENT));
+  array.set(values);
+  return array;
 }

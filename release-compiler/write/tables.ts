@@ -36,21 +36,46 @@ interface TableWriter<Row> {
 export function tableWriter<Row>(
   packs: PackWriter,
   chunkBytes: number,
-  sizeOf: (row: Row) => number = (row) => packChunk(row).length,
+  sizeOf?: (row: Row) => number,
   chunkExtra?: (rows: Row[]) => object,
 ): TableWriter<Row> {
   const tree = packs.tree<number>();
+  const cutter = chunkCutter<Row>((shard) => tree.add(shard.firstRow, shard), chunkBytes, sizeOf, chunkExtra);
+  return {
+    push: (row) => cutter.push(row),
+    get rows() {
+      return cutter.rows;
+    },
+    finish() {
+      cutter.flush();
+      return { rows: cutter.rows, tree: tree.finish() };
+    },
+  };
+}
+
+/**
+ * Rows cut into chunks of about `chunkBytes`, each handed to `chunk` as it closes; rows are
+ * numbered from `firstRow`. `flush` closes the open chunk: a part of a table written on its
+ * own (one genome's relations, on a worker thread) ends its last chunk there.
+ */
+export function chunkCutter<Row>(
+  chunk: (shard: TableShard<Row>) => void,
+  chunkBytes: number,
+  sizeOf: (row: Row) => number = (row) => packChunk(row).length,
+  chunkExtra?: (rows: Row[]) => object,
+  firstRow = 0,
+) {
   let rows: Row[] = [];
   let bytes = 0;
-  let count = 0;
+  let count = firstRow;
   const flush = () => {
-    const shard: TableShard<Row> = { firstRow: count - rows.length, rows, ...chunkExtra?.(rows) };
-    tree.add(shard.firstRow, shard);
+    if (!rows.length) return;
+    chunk({ firstRow: count - rows.length, rows, ...chunkExtra?.(rows) });
     rows = [];
     bytes = 0;
   };
   return {
-    push(row) {
+    push(row: Row) {
       const size = sizeOf(row);
       // A row of the target's size or more is a chunk of its own: a read of its neighbours never carries it.
       if (size >= chunkBytes && rows.length) flush();
@@ -59,13 +84,11 @@ export function tableWriter<Row>(
       bytes += size;
       if (bytes >= chunkBytes) flush();
     },
+    /** Rows pushed so far, `firstRow` included: the next row's number. */
     get rows() {
       return count;
     },
-    finish() {
-      if (rows.length) flush();
-      return { rows: count, tree: tree.finish() };
-    },
+    flush,
   };
 }
 
