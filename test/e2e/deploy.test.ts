@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
-import { Miniflare } from "miniflare";
+import { TestMiniflare } from "./miniflare.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -62,7 +62,7 @@ describe("npm run deploy", () => {
   });
 
   it("starts: the production bundle answers, with no release published a 503", async () => {
-    const mf = new Miniflare({
+    const mf = new TestMiniflare({
       modules: true,
       scriptPath: join(outdir, "index.js"),
       modulesRoot: outdir,

@@ -7,7 +7,7 @@
 import http from "node:http";
 import { resolve } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { Miniflare } from "miniflare";
+import { TestMiniflare } from "./miniflare.js";
 import { expect } from "vitest";
 import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
 import { folderFiles, loadRelease } from "../../release-compiler/local/r2-loader.js";
@@ -30,7 +30,7 @@ export interface FuzzServer {
 /** A release served as serve.ts serves it, with workerd's stdout and stderr collected. */
 export async function serveWithLog(name: string): Promise<FuzzServer> {
   let log = "";
-  const mf = new Miniflare({
+  const mf = new TestMiniflare({
     modules: true,
     scriptPath: resolve(TEST_BUILD, "worker/index.js"),
     compatibilityDate: "2026-04-26",

@@ -4,7 +4,8 @@
  * its R2 bucket.
  */
 import { resolve } from "node:path";
-import { Miniflare } from "miniflare";
+import type { Miniflare } from "miniflare";
+import { TestMiniflare } from "./miniflare.js";
 import { afterAll, beforeAll } from "vitest";
 import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
 import { folderFiles, loadRelease } from "../../release-compiler/local/r2-loader.js";
@@ -25,7 +26,7 @@ export interface ServedRelease {
 }
 
 export async function serveRelease(name: string, bindings: Record<string, string> = {}): Promise<ServedRelease> {
-  const mf = new Miniflare({
+  const mf = new TestMiniflare({
     modules: true,
     scriptPath: resolve(TEST_BUILD, "worker/index.js"),
     compatibilityDate: "2026-04-26",

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import { resolve } from "node:path";
 import { XMLParser } from "fast-xml-parser";
-import { Miniflare } from "miniflare";
+import { TestMiniflare } from "./miniflare.js";
 import { createClientAsync, type Client } from "soap";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasSharedData, SHARED_DATA, warnWithoutSharedData } from "../shared-data.js";
@@ -853,7 +853,7 @@ describe("SOAP contract edges on the simulated release (raw requests)", () => {
     });
 
     it("internal errors are soap:Server faults (a worker with no release published)", async () => {
-      const mf = new Miniflare({
+      const mf = new TestMiniflare({
         modules: true,
         scriptPath: resolve(TEST_BUILD, "worker/index.js"),
         compatibilityDate: "2026-04-26",
