@@ -6,26 +6,56 @@ import { expect } from "vitest";
 
 type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
 
-/** A request that gets no answer within this long fails naming its URL, rather than the test timing out mute. */
+/** A request that gets no whole answer within this long fails naming its URL, rather than the test timing out mute. */
 const ANSWER_WITHIN_MS = 60_000;
 
-export function jsonClient(fetchWith: Fetch) {
-  const get = async (url: string, init?: RequestInit): Promise<Response> => {
+export interface JsonClientOptions {
+  /**
+   * Called when a request gets no answer in time, before it fails: may restart the server that
+   * stalled and answer true to have the request sent once more. A request that stalls again fails.
+   */
+  onStall?: (url: string) => Promise<boolean>;
+  /** How long a request may take (default ANSWER_WITHIN_MS). */
+  answerWithinMs?: number;
+}
+
+export function jsonClient(fetchWith: Fetch, options: JsonClientOptions = {}) {
+  const within = options.answerWithinMs ?? ANSWER_WITHIN_MS;
+  /** `exchange` in time, else an error naming the URL. */
+  const inTime = async <T>(url: string, exchange: () => Promise<T>): Promise<T> => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const silence = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${url}: no answer within ${ANSWER_WITHIN_MS / 1000} s`)), ANSWER_WITHIN_MS);
+      timer = setTimeout(() => reject(new Error(`${url}: no answer within ${within / 1000} s`)), within);
     });
     try {
-      return await Promise.race([fetchWith(url, { redirect: "manual", ...init }), silence]);
+      return await Promise.race([exchange(), silence]);
     } finally {
       clearTimeout(timer);
     }
   };
+  /** `exchange` in time, sent once more if the server stalled and onStall restarted it. */
+  const answered = async <T>(url: string, exchange: () => Promise<T>): Promise<T> => {
+    try {
+      return await inTime(url, exchange);
+    } catch (error) {
+      if (!/no answer within/.test(String(error)) || !(await options.onStall?.(url))) throw error;
+      return inTime(url, exchange);
+    }
+  };
+
+  /** The response once its headers are in. */
+  const get = (url: string, init?: RequestInit): Promise<Response> => answered(url, () => fetchWith(url, { redirect: "manual", ...init }));
+
+  /** The response and its whole body, both within the time allowed. */
+  const getText = (url: string, init?: RequestInit) =>
+    answered(url, async () => {
+      const res = await fetchWith(url, { redirect: "manual", ...init });
+      return { res, body: await res.text() };
+    });
 
   /** GET a JSON body, asserting status 200 and the JSON content type. */
   async function getJson<T = any>(url: string, init?: RequestInit): Promise<T> {
-    const res = await get(url, init);
-    const body = await res.text();
+    const { res, body } = await getText(url, init);
     expect(res.status, `${url}: ${body.slice(0, 300)}`).toBe(200);
     expect(res.headers.get("Content-Type")).toMatch(/^application\/json/);
     return JSON.parse(body) as T;
@@ -35,9 +65,9 @@ export function jsonClient(fetchWith: Fetch) {
   async function getAllPages<T = any>(url: string): Promise<T[]> {
     const out: T[] = [];
     for (let next: string | undefined = url; next; ) {
-      const res = await get(next);
+      const { res, body } = await getText(next);
       expect(res.status, next).toBe(200);
-      out.push(...((await res.json()) as T[]));
+      out.push(...(JSON.parse(body) as T[]));
       next = /<([^>]+)>; rel="next"/.exec(res.headers.get("Link") ?? "")?.[1];
     }
     return out;

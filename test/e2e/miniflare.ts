@@ -18,6 +18,11 @@ export class TestMiniflare extends Miniflare {
     this.storage = storage;
   }
 
+  /** New options (a new workerd), over the same storage. */
+  override setOptions(options: MiniflareOptions): Promise<void> {
+    return super.setOptions({ ...options, defaultPersistRoot: this.storage } as MiniflareOptions);
+  }
+
   override async dispose(): Promise<void> {
     try {
       await super.dispose();

@@ -26,22 +26,55 @@ export interface ServedRelease {
 }
 
 export async function serveRelease(name: string, bindings: Record<string, string> = {}): Promise<ServedRelease> {
-  const mf = new TestMiniflare({
+  const options = {
     modules: true,
     scriptPath: resolve(TEST_BUILD, "worker/index.js"),
     compatibilityDate: "2026-04-26",
     r2Buckets: ["RELEASES"],
     bindings,
-  });
+  };
+  const mf = new TestMiniflare(options);
   const dir = resolve(TEST_BUILD, name);
   await loadRelease((await mf.getR2Bucket("RELEASES")) as never, await folderFiles(dir), { makeCurrent: true });
   const { manifest } = await openReleaseFolder(dir);
   const origin = (await mf.ready).origin;
-  return { base: `${origin}/api`, origin, manifest, mf, dispose: () => mf.dispose() };
+  stalled.set(origin, async () => {
+    // A new workerd on the same port, over the same storage: the bucket keeps the release.
+    await mf.setOptions({ ...options, port: Number(new URL(origin).port) });
+    await mf.ready;
+  });
+  return {
+    base: `${origin}/api`,
+    origin,
+    manifest,
+    mf,
+    dispose: () => {
+      stalled.delete(origin);
+      return mf.dispose();
+    },
+  };
+}
+
+/**
+ * Servers that may be restarted once when a request to them gets no answer, by origin. Seen in
+ * CI: workerd's thread spinning in V8's message loop (PumpMessageLoop, after a request's JS has
+ * run), never answering again; its cause is not in the worker's code as far as we can tell.
+ * The stall is logged, and a request that stalls on the new workerd too fails the test.
+ */
+const stalled = new Map<string, () => Promise<void>>();
+
+export async function restartStalled(url: string): Promise<boolean> {
+  const origin = new URL(url).origin;
+  const restart = stalled.get(origin);
+  if (!restart) return false;
+  stalled.delete(origin);
+  console.warn(`${url}: no answer within the time allowed; workerd at ${origin} stalled, restarting it once and asking again`);
+  await restart();
+  return true;
 }
 
 /** JSON requests over real HTTP (see test/json-client.ts). */
-export const { getJson, getAllPages } = jsonClient(fetch);
+export const { getJson, getAllPages } = jsonClient(fetch, { onStall: restartStalled });
 
 /**
  * Serves primates-chr12 and bacteria3 for the enclosing describe block (before its tests,

@@ -1,0 +1,37 @@
+/**
+ * The test servers' one restart: a workerd that stops answering (stopped here with SIGSTOP, as
+ * a spinning one was seen to stop in CI) is replaced on the same port over the same storage,
+ * and the request is asked again; a server that stalls a second time fails the request.
+ */
+import { execFileSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jsonClient } from "../json-client.js";
+import { getJson, restartStalled, serveRelease, type ServedRelease } from "./serve.js";
+
+/** The pid of the process listening on a loopback port (ss from iproute2). */
+function listenerOf(port: string): number {
+  const line = execFileSync("ss", ["-Hltnp", `sport = :${port}`], { encoding: "utf8" });
+  const pid = /pid=(\d+)/.exec(line)?.[1];
+  if (!pid) throw new Error(`nothing listens on port ${port}: ${line}`);
+  return Number(pid);
+}
+
+describe("a test server that stalls", () => {
+  let served: ServedRelease;
+  beforeAll(async () => {
+    served = await serveRelease("sim");
+  });
+  afterAll(() => served?.dispose());
+
+  it("is restarted once, and the request answered as before; a second stall fails", async () => {
+    const url = `${served.base}/protein/1/`;
+    const before = await getJson(url);
+    const quick = jsonClient(fetch, { onStall: restartStalled, answerWithinMs: 3_000 });
+    const port = new URL(served.origin).port;
+    process.kill(listenerOf(port), "SIGSTOP");
+    expect(await quick.getJson(url)).toEqual(before);
+    process.kill(listenerOf(port), "SIGSTOP");
+    await expect(quick.getJson(url)).rejects.toThrow(`${url}: no answer within 3 s`);
+    process.kill(listenerOf(port), "SIGCONT");
+  });
+});
