@@ -1,11 +1,14 @@
 /**
  * Rows too many to hold in memory (every directed relation, every k-mer posting) go through
- * DuckDB (@duckdb/node-api): appended in column batches to a temporary table of an in-memory
- * database, then read back sorted. DuckDB sorts on `threads` threads and out of core: past its
- * memory limit it spills tables and sorts to the compile's scratch folder, so a release of any
- * size sorts within the compile's memory budget. Callers that know how their rows spread over
- * the first sort key read them back a key range at a time (`sortRanges`), so that each range
- * sorts in memory and the spill files never hold the whole table a second time.
+ * DuckDB (@duckdb/node-api): appended in column batches to a table of a database file in the
+ * compile's scratch folder, then read back sorted. DuckDB sorts on `threads` threads and out of
+ * core: past its memory limit it spills to the scratch folder, so a release of any size sorts
+ * within the compile's memory budget. Callers that know how their rows spread over the first
+ * sort key read them back a key range at a time (`sortRanges`), so that each range sorts in
+ * memory and the spill files never hold the whole table a second time. The table is in the
+ * database file, compressed, rather than a temporary table: measured at a million proteins, a
+ * temporary table appends faster but spills its rows uncompressed (4.8 GB of temp disk against
+ * 1.6 GB), for no gain in wall time.
  *
  * Columns cross between JS and DuckDB as whole typed arrays (the bindings' copy_data_to_vector
  * and vector_get_data under node-api's chunks): the node-api's per-value getItem/setItem took
@@ -26,7 +29,7 @@ type Column = Int32Array | Uint8Array | Float64Array;
 const BATCH = 2048;
 
 export interface EngineOptions {
-  /** A folder of the scratch space, for DuckDB's spill files. */
+  /** A folder of the scratch space: the database file and DuckDB's spill files. */
   folder: string;
   /** What DuckDB may hold in memory before it spills. */
   memoryBytes: number;
@@ -49,6 +52,8 @@ export interface RowTable {
   readonly rows: number;
   /** One row, its values in column order (missing trailing values are 0). */
   append(v0: number, v1: number, v2?: number, v3?: number, v4?: number): void;
+  /** `count` rows given as columns, in the table's column order. */
+  appendColumns(columns: Column[], count: number): void;
   /**
    * The rows ordered by the `orderBy` columns, all of them or those whose first `orderBy`
    * column is in [from, to), in batches whose arrays are reused (copy what you keep).
@@ -79,7 +84,7 @@ export function sortRanges(counts: ArrayLike<number>, limit: number): Array<{ fr
 }
 
 export async function openEngine({ folder, memoryBytes, threads }: EngineOptions): Promise<Engine> {
-  const instance = await DuckDBInstance.create(":memory:", {
+  const instance = await DuckDBInstance.create(join(folder, "rows.duckdb"), {
     threads: String(threads),
     memory_limit: `${Math.max(64, Math.floor(memoryBytes / 2 ** 20))}MB`,
     temp_directory: join(folder, "spill"),
@@ -101,10 +106,8 @@ async function createTable(connection: DuckDBConnection, name: string, spec: Rec
   const names = Object.keys(spec);
   const kinds = Object.values(spec);
   const types = kinds.map((k) => TYPES[k]);
-  // A temporary table: kept uncompressed in DuckDB's buffers (appends cost a third less than into
-  // the database file), and spilled to the temp directory past the memory limit like a sort.
-  await connection.run(`CREATE TEMP TABLE ${name} (${names.map((c, i) => `${c} ${TYPES[kinds[i]]}`).join(", ")})`);
-  const appender: DuckDBAppender = await connection.createAppender(name, "main", "temp");
+  await connection.run(`CREATE TABLE ${name} (${names.map((c, i) => `${c} ${TYPES[kinds[i]]}`).join(", ")})`);
+  const appender: DuckDBAppender = await connection.createAppender(name);
   const buffers = kinds.map((k) => new ARRAYS[k](BATCH));
   let used = 0;
   let rows = 0;
@@ -138,6 +141,17 @@ async function createTable(connection: DuckDBConnection, name: string, spec: Rec
       rows++;
       if (++used === BATCH) flush();
     },
+    appendColumns(columns, count) {
+      if (closed) throw new Error(`engine table ${name}: append after sorted()`);
+      for (let at = 0; at < count; ) {
+        const n = Math.min(BATCH - used, count - at);
+        buffers.forEach((values, c) => values.set(columns[c].subarray(at, at + n), used));
+        used += n;
+        rows += n;
+        at += n;
+        if (used === BATCH) flush();
+      }
+    },
     async *sorted(orderBy, range) {
       if (!closed) {
         flush();
@@ -163,6 +177,8 @@ async function createTable(connection: DuckDBConnection, name: string, spec: Rec
       if (!closed) appender.closeSync();
       closed = true;
       await connection.run(`DROP TABLE ${name}`);
+      // Frees the dropped table's blocks in the database file now, for the next table to reuse.
+      await connection.run("CHECKPOINT");
     },
   };
 }

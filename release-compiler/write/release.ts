@@ -149,7 +149,7 @@ export async function writeRelease(b: ReleaseBuild, packs: PackWriter, engine: E
   const geneTrees = b.geneTrees && writeTable<GeneTreeRow>(packs, b.families.length, LAYOUT.geneTreesChunkBytes, (f) => b.geneTrees!.rowOf(f + 1));
   b.geneTrees?.close();
   stage.done("write protein, group, family and annotation tables");
-  const sequenceIndex = await writeSequenceIndex(packs, p.count, (e) => p.sequence[e - 1], engine, stage.progress("write sequence index", p.count, "proteins"));
+  const sequenceIndex = await writeSequenceIndex(packs, p.count, (e) => p.sequence[e - 1], engine, jobs, stage.progress("write sequence index", p.count, "proteins"));
   stage.done("write sequence index");
   const xrefSearch = writeXrefSearch(packs, p, (i) => b.annotations.rowAt(i), b.species.map((s) => s.code));
   stage.done("write cross-reference search");

@@ -8,30 +8,66 @@ import { KMER_ALPHABET, type KmerShard, type SequenceIndexRef } from "../../rele
 import { forEachKmer, KMER_LENGTH } from "../../release-format/kmers.js";
 import { varintLength, writeVarint } from "../../release-format/varint.js";
 import { sortRanges, type Engine } from "../engine.js";
+import { taskPool } from "../workers.js";
 import type { PackWriter, TreeWriter } from "./packs.js";
 
 /** Target size of a shard: one read of a query k-mer. */
 export const SEQUENCE_SHARD_BYTES = 64 * 1024;
 
+/** Proteins whose k-mers one task finds. */
+const KMER_TASK_ENTRIES = 4096;
+
+/** A task: the sequences of entries firstEntry, firstEntry + 1, … */
+export interface KmerTask {
+  firstEntry: number;
+  sequences: string[];
+}
+
+/** Every (code, entry) posting of a task's proteins, each code once per entry. */
+export interface KmerPostings {
+  codes: Int32Array;
+  entries: Int32Array;
+}
+
+/**
+ * Finding the k-mers is spread over `jobs` worker threads (kmer-worker.ts) when there are
+ * several, a task per KMER_TASK_ENTRIES proteins; the engine sorts the postings, so the
+ * order they arrive in does not change the index.
+ */
 export async function writeSequenceIndex(
   packs: PackWriter,
   count: number,
   sequenceOf: (entry: number) => string,
   engine: Engine,
+  jobs: number,
   progress?: (entriesDone: number) => void,
 ): Promise<SequenceIndexRef> {
   const postings = await engine.table("kmer_postings", { code: "int32", entry: "int32" });
-  const codes = KMER_ALPHABET.length ** KMER_LENGTH;
-  const lastEntry = new Int32Array(codes); // the last entry each code was posted for
-  const perCode = new Uint32Array(codes);
-  for (let entry = 1; entry <= count; entry++) {
-    forEachKmer(sequenceOf(entry), (code) => {
-      if (lastEntry[code] === entry) return; // once per entry
-      lastEntry[code] = entry;
-      perCode[code]++;
-      postings.append(code, entry);
-    });
-    if (entry % 4096 === 0) progress?.(entry);
+  const perCode = new Uint32Array(KMER_CODES);
+  let done = 0;
+  const take = ({ codes, entries }: KmerPostings) => {
+    for (const code of codes) perCode[code]++;
+    postings.appendColumns([codes, entries], codes.length);
+    done = Math.min(count, done + KMER_TASK_ENTRIES);
+    progress?.(done);
+  };
+  const pool = jobs > 1 ? taskPool<KmerTask, KmerPostings>(new URL("./kmer-worker.ts", import.meta.url), jobs, {}) : undefined;
+  const lastEntry = pool ? undefined : new Int32Array(KMER_CODES);
+  try {
+    const inFlight: Array<Promise<KmerPostings>> = [];
+    for (let first = 1; first <= count; first += KMER_TASK_ENTRIES) {
+      const sequences = Array.from({ length: Math.min(KMER_TASK_ENTRIES, count - first + 1) }, (_, i) => sequenceOf(first + i));
+      const task = { firstEntry: first, sequences };
+      if (!pool) {
+        take(kmerPostings(task, lastEntry!));
+        continue;
+      }
+      inFlight.push(pool.run(task));
+      if (inFlight.length >= 2 * jobs) take(await inFlight.shift()!);
+    }
+    for (const part of inFlight) take(await part);
+  } finally {
+    await pool?.close();
   }
   const total = postings.rows;
 
@@ -102,6 +138,27 @@ class ShardCutter {
     this.entryGaps = [];
     this.bytes = 0;
   }
+}
+
+/** Codes of every k-mer of the alphabet. */
+export const KMER_CODES = KMER_ALPHABET.length ** KMER_LENGTH;
+
+/** A task's postings; `lastEntry` (KMER_CODES long, reused between tasks) holds the last entry each code was posted for. */
+export function kmerPostings({ firstEntry, sequences }: KmerTask, lastEntry: Int32Array): KmerPostings {
+  const bound = sequences.reduce((n, s) => n + Math.max(0, s.length - KMER_LENGTH + 1), 0);
+  const codes = new Int32Array(bound);
+  const entries = new Int32Array(bound);
+  let n = 0;
+  sequences.forEach((sequence, i) => {
+    const entry = firstEntry + i;
+    forEachKmer(sequence, (code) => {
+      if (lastEntry[code] === entry) return; // once per entry
+      lastEntry[code] = entry;
+      codes[n] = code;
+      entries[n++] = entry;
+    });
+  });
+  return { codes: codes.slice(0, n), entries: entries.slice(0, n) };
 }
 
 function encode(values: number[], size: number): Uint8Array {

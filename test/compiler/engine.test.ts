@@ -139,16 +139,17 @@ describe("relations spilled by genome", () => {
 });
 
 describe("the sequence index", () => {
-  it("writes the same chunks whatever the engine's threads and memory", async () => {
+  it("writes the same chunks whatever the jobs (k-mers found on worker threads, several tasks) and the engine's memory", async () => {
     const letters = "ACDEFGHIKLMNPQRSTVWYX";
     let seed = 7;
     const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-    const sequences = Array.from({ length: 300 }, () =>
-      Array.from({ length: 20 + Math.floor(random() * 400) }, () => letters[Math.floor(random() * letters.length)]).join(""),
+    // More proteins than one k-mer task takes (4,096).
+    const sequences = Array.from({ length: 9_000 }, () =>
+      Array.from({ length: 20 + Math.floor(random() * 100) }, () => letters[Math.floor(random() * letters.length)]).join(""),
     );
     const build = async (threads: number, memoryBytes: number) => {
       const packs = tempPacks();
-      const ref = await writeSequenceIndex(packs, sequences.length, (e) => sequences[e - 1], await engine(threads, memoryBytes));
+      const ref = await writeSequenceIndex(packs, sequences.length, (e) => sequences[e - 1], await engine(threads, memoryBytes), threads);
       return { ref, values: packs.chunks(ref.tree).map((c) => c.value) };
     };
     const one = await build(1, 64 * 2 ** 20);
