@@ -224,11 +224,14 @@ function stageTable(totalSeconds: number): string[] {
   if (!stages.length) return [];
   return [
     "",
-    `The compile's stages (its log, build/bench/sim2500.log; ${totalSeconds.toFixed(0)} s in all, the rest is starting Node and loading modules): the time of each, and the heap in use, resident set and peak resident set when it ended.`,
+    `The compile's stages (its log, build/bench/sim2500.log; ${totalSeconds.toFixed(0)} s in all, the rest is starting Node and loading modules): the time of each, the heap in use, resident set and peak resident set when it ended, and how busy the main thread was (the share worker threads and the row engine's threads did not take).`,
     "",
-    "| stage | seconds | share | heap | RSS | peak RSS |",
-    "|---|---|---|---|---|---|",
-    ...stages.map((st) => `| ${st.name} | ${st.seconds.toFixed(1)} | ${((100 * st.seconds) / totalSeconds).toFixed(0)}% | ${st.heapMb} MB | ${st.rssMb} MB | ${st.peakMb} MB |`),
+    "| stage | seconds | share | heap | RSS | peak RSS | main thread busy |",
+    "|---|---|---|---|---|---|---|",
+    ...stages.map(
+      (st) =>
+        `| ${st.name} | ${st.seconds.toFixed(1)} | ${((100 * st.seconds) / totalSeconds).toFixed(0)}% | ${st.heapMb} MB | ${st.rssMb} MB | ${st.peakMb} MB | ${st.mainBusy === undefined ? "–" : `${(100 * st.mainBusy).toFixed(0)}%`} |`,
+    ),
   ];
 }
 

@@ -241,33 +241,39 @@ export async function scaleProjection(releaseDir: string, compile?: { proteins: 
 
 /** Stages whose work grows with the pair rows (the rest grow with the proteins). */
 const PAIR_STAGES = new Set(["pairwise relations", "write relations and pairs"]);
-/** Stages that run on every job today (the pair workers), and the jobs the measured compile had. */
-const PARALLEL_STAGES = new Set(["pairwise relations"]);
+/** The jobs the measured compile had. */
 const MEASURED_JOBS = 2;
 const TARGET_CORES = 64;
 
 /**
  * The compile's stages (its own log, `--verbose`, beside the release) projected to the target:
- * each scaled by what it grows with, on one core and on a 64-core machine with today's code
- * (only the parallel stages use the cores), naming the critical path.
+ * each scaled by what it grows with, on one core and on a 64-core machine with today's code.
+ * What the main thread did (its busy share, from the stage line) stays on one thread; the rest
+ * of a stage ran on other threads (workers, the row engine), at most MEASURED_JOBS of them, and
+ * is divided among the cores. The slowest stages on 64 cores are the critical path.
  */
 function stageProjection(logFile: string, growth: { proteins: number; pairs: number }): string[] {
   if (!existsSync(logFile)) return [];
-  const stages = readStageLines(readFileSync(logFile, "utf8")).map(({ name, seconds }) => {
+  const stages = readStageLines(readFileSync(logFile, "utf8")).map(({ name, seconds, mainBusy }) => {
     const scaled = seconds * (PAIR_STAGES.has(name) ? growth.pairs : growth.proteins);
-    const parallel = PARALLEL_STAGES.has(name);
-    return { name, seconds, oneCore: parallel ? scaled * MEASURED_JOBS : scaled, onMany: parallel ? (scaled * MEASURED_JOBS) / TARGET_CORES : scaled, parallel };
+    // Without a busy share (an older log), the stage counts as all main thread.
+    const busy = mainBusy ?? 1;
+    const oneCore = scaled * (busy + (1 - busy) * MEASURED_JOBS);
+    return { name, seconds, busy: mainBusy, oneCore, onMany: Math.max(scaled * busy, oneCore / TARGET_CORES) };
   });
   if (!stages.length) return [];
   const hours = (s: number) => (s / 3600).toFixed(1);
   const total = stages.reduce((n, st) => n + st.onMany, 0);
-  const serial = stages.filter((st) => !st.parallel).sort((a, b) => b.onMany - a.onMany);
+  const slowest = [...stages].sort((a, b) => b.onMany - a.onMany);
   return [
-    `- **Per stage, to the target** (the measured compile's own stage lines, each scaled by the pair rows or the proteins it grows with; on ${TARGET_CORES} cores only the stages that run on every job today are divided among them): ${hours(total)} h on a ${TARGET_CORES}-core machine, against a goal of 4 h. The critical path is the stages that run on one thread: ${serial.slice(0, 3).map((st) => `${st.name} (${hours(st.onMany)} h)`).join(", ")}; the row engine's sorts inside them use every core, the Node code around them (appending, reading back, encoding chunks) one. Splitting those stages into tasks over partitions (next) is what the goal needs; a cluster under Snakemake would then run the same tasks as jobs.`,
+    `- **Per stage, to the target** (the measured compile's own stage lines, each scaled by the pair rows or the proteins it grows with; on ${TARGET_CORES} cores what the main thread did stays on one thread and the rest, which ran on worker and engine threads, is divided among them): ${hours(total)} h on a ${TARGET_CORES}-core machine, against a goal of 4 h. The critical path is the main thread's work in ${slowest.slice(0, 3).map((st) => `${st.name} (${hours(st.onMany)} h)`).join(", ")}. Stages that still run on the main thread alone are the next to split into tasks over partitions; a cluster under Snakemake would then run the same tasks as jobs.`,
     "",
-    `| stage | measured | grows with | projected, one core | projected, ${TARGET_CORES} cores, today's code |`,
-    "|---|---|---|---|---|",
-    ...stages.map((st) => `| ${st.name} | ${st.seconds.toFixed(0)} s | ${PAIR_STAGES.has(st.name) ? "pair rows" : "proteins"} | ${hours(st.oneCore)} h | ${hours(st.onMany)} h${st.parallel ? " (pair workers)" : ""} |`),
+    `| stage | measured | main thread busy | grows with | projected, one core | projected, ${TARGET_CORES} cores, today's code |`,
+    "|---|---|---|---|---|---|",
+    ...stages.map(
+      (st) =>
+        `| ${st.name} | ${st.seconds.toFixed(0)} s | ${st.busy === undefined ? "–" : `${(100 * st.busy).toFixed(0)}%`} | ${PAIR_STAGES.has(st.name) ? "pair rows" : "proteins"} | ${hours(st.oneCore)} h | ${hours(st.onMany)} h |`,
+    ),
     "",
   ];
 }

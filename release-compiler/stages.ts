@@ -1,8 +1,11 @@
 /**
  * The compile's stage lines: each finished stage logs one line with its time (and, verbose, the
- * heap in use, the resident set and its peak so far); a long stage also draws a live progress
+ * heap in use, the resident set and its peak so far, and how busy the main thread was: its
+ * event loop's utilization, the share of the stage that worker threads and the row engine's
+ * threads cannot take over as it stands); a long stage also draws a live progress
  * bar (progress.ts) on a terminal, cleared before its line is logged.
  */
+import { performance } from "node:perf_hooks";
 import { createProgress, silentProgress, type Stage } from "./progress.js";
 
 export interface Stages {
@@ -27,16 +30,19 @@ export interface StageLine {
   heapMb?: number;
   rssMb?: number;
   peakMb?: number;
+  /** Share of the stage's time the main thread was busy (0–1). */
+  mainBusy?: number;
 }
 
-const STAGE_LINE = /^(.+): (\d+\.\d) s(?: \(heap (\d+) MB, RSS (\d+) MB, peak (\d+) MB\))?$/gm;
+const STAGE_LINE = /^(.+): (\d+\.\d) s(?: \(heap (\d+) MB, RSS (\d+) MB, peak (\d+) MB(?:, main thread (\d+)% busy)?\))?$/gm;
 
 /** The stage lines of a compile's output or log, in order (what benchmarks read back). */
 export function readStageLines(output: string): StageLine[] {
-  return [...output.matchAll(STAGE_LINE)].map(([, name, seconds, heap, rss, peak]) => ({
+  return [...output.matchAll(STAGE_LINE)].map(([, name, seconds, heap, rss, peak, busy]) => ({
     name,
     seconds: Number(seconds),
     ...(heap !== undefined ? { heapMb: Number(heap), rssMb: Number(rss), peakMb: Number(peak) } : {}),
+    ...(busy !== undefined ? { mainBusy: Number(busy) / 100 } : {}),
   }));
 }
 
@@ -44,6 +50,7 @@ export function stageReporter({ log, memory = false, terminal }: StageOptions): 
   const bars = terminal ? createProgress(() => {}, terminal) : silentProgress;
   let bar: Stage | undefined;
   let last = performance.now();
+  let loop = performance.eventLoopUtilization();
   return {
     done(name) {
       bar?.done("");
@@ -51,15 +58,17 @@ export function stageReporter({ log, memory = false, terminal }: StageOptions): 
       const now = performance.now();
       let line = `${name}: ${((now - last) / 1000).toFixed(1)} s`;
       if (memory) {
+        const busy = performance.eventLoopUtilization(loop).utilization;
         // With `node --expose-gc`, the heap figure is what is live, not what awaits collection.
         (globalThis as { gc?: () => void }).gc?.();
         const { heapUsed, rss } = process.memoryUsage();
         const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
         const peak = process.resourceUsage().maxRSS * 1024;
-        line += ` (heap ${mb(heapUsed)} MB, RSS ${mb(rss)} MB, peak ${mb(peak)} MB)`; // as STAGE_LINE reads it
+        line += ` (heap ${mb(heapUsed)} MB, RSS ${mb(rss)} MB, peak ${mb(peak)} MB, main thread ${(busy * 100).toFixed(0)}% busy)`; // as STAGE_LINE reads it
       }
       log?.(line);
       last = now;
+      loop = performance.eventLoopUtilization();
     },
     progress(label, total, unit) {
       bar?.done("");

@@ -54,15 +54,17 @@ describe("compile stages", () => {
     expect(readStageLines(["compiled X into Y: 2 genomes", ...lines].join("\n")).map((l) => l.name)).toEqual(["proteomes", "pairwise relations"]);
   });
 
-  it("draw nothing without a terminal, and add the heap and resident set when asked", () => {
+  it("draw nothing without a terminal, and add the heap, resident set and main thread's busy share when asked", () => {
     const { writes, stream } = terminal(false);
     const lines: string[] = [];
     const stages = stageReporter({ log: (l) => lines.push(l), terminal: stream, memory: true });
     stages.progress("write sequence index", 3, "proteins")(3);
     stages.done("write sequence index");
     expect(writes).toEqual([]);
-    expect(lines).toEqual([expect.stringMatching(/^write sequence index: \d+\.\d s \(heap \d+ MB, RSS \d+ MB, peak \d+ MB\)$/)]);
+    expect(lines).toEqual([expect.stringMatching(/^write sequence index: \d+\.\d s \(heap \d+ MB, RSS \d+ MB, peak \d+ MB, main thread \d+% busy\)$/)]);
     const [read] = readStageLines(lines[0]);
-    expect(read).toEqual({ name: "write sequence index", seconds: expect.any(Number), heapMb: expect.any(Number), rssMb: expect.any(Number), peakMb: expect.any(Number) });
+    expect(read).toEqual({ name: "write sequence index", seconds: expect.any(Number), heapMb: expect.any(Number), rssMb: expect.any(Number), peakMb: expect.any(Number), mainBusy: expect.any(Number) });
+    expect(read.mainBusy).toBeGreaterThanOrEqual(0);
+    expect(read.mainBusy).toBeLessThanOrEqual(1);
   });
 });
