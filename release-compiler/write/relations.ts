@@ -4,11 +4,11 @@
  * directory (per ordered genome pair), the genes of each genome with a relation into each
  * other, and each group's close groups.
  */
-import { isOrthologType, type PairRow, type Relation, type TableRef } from "../../release-format/format.js";
+import { isOrthologType, type PairRow, type Relation, type TableRef, type TableShard } from "../../release-format/format.js";
 import type { GenomeRelations, RelationsBuild } from "../derive/relations.js";
 import { taskPool } from "../workers.js";
-import type { PackWriter } from "./packs.js";
-import { appendChunks, chunkCutter, packedChunks, type PackedChunks } from "./tables.js";
+import { packChunk, type PackWriter, type TreeWriter } from "./packs.js";
+import { chunkCutter } from "./tables.js";
 
 interface RelationTables {
   relations: TableRef<Relation[]>;
@@ -48,6 +48,13 @@ export interface GenomeRelationChunks {
   withRelations: Int32Array;
   /** Close-group hits its proteins give: [group, other group, hits] triples. */
   hits: Int32Array;
+}
+
+/** Chunks packed one after another in `bytes`: chunk i covers rows from `starts[i]` and ends at `ends[i]` in `bytes`. */
+interface PackedChunks {
+  starts: number[];
+  ends: number[];
+  bytes: Uint8Array;
 }
 
 /** What a worker is sent for one genome: its relations, and the pairs row its first pair gets. */
@@ -132,6 +139,14 @@ export async function writeRelationTables(
   };
 }
 
+function appendChunks(tree: TreeWriter<number>, chunks: PackedChunks): void {
+  let at = 0;
+  chunks.starts.forEach((start, i) => {
+    tree.addPacked(start, chunks.bytes.subarray(at, chunks.ends[i]));
+    at = chunks.ends[i];
+  });
+}
+
 /** Relations between main isoforms: the genome's rows of the pairs table. */
 function mainPairCount(rel: GenomeRelations, p: RelationProteins): number {
   let n = 0;
@@ -196,4 +211,30 @@ function entryOfRows(rel: GenomeRelations): Int32Array {
   const entry1 = new Int32Array(rel.entry2.length);
   for (let k = 0; k + 1 < rel.first.length; k++) entry1.fill(rel.firstEntry + k, rel.first[k], rel.first[k + 1]);
   return entry1;
+}
+
+/** Chunks packed as they close, gathered into one buffer (posted back from a worker whole). */
+function packedChunks() {
+  const parts: Uint8Array[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let length = 0;
+  return {
+    add: (shard: TableShard<unknown>) => {
+      const bytes = packChunk(shard);
+      // The packer reuses its buffer: keep a copy.
+      parts.push(bytes.slice());
+      starts.push(shard.firstRow);
+      ends.push((length += bytes.length));
+    },
+    finish(): PackedChunks {
+      const bytes = new Uint8Array(length);
+      let at = 0;
+      for (const part of parts) {
+        bytes.set(part, at);
+        at += part.length;
+      }
+      return { starts, ends, bytes };
+    },
+  };
 }

@@ -44,8 +44,7 @@ import type { PackWriter } from "./packs.js";
 import { LAYOUT } from "./layout.js";
 import { writeRelationTables } from "./relations.js";
 import { writeSequenceIndex } from "./sequence-index.js";
-import { taskPool, type TaskPool } from "../workers.js";
-import { writeKeyIndex, writeKeyIndexOfPairs, writeTable, writeTableInTasks, type PackedChunks, type TableTask } from "./tables.js";
+import { writeKeyIndex, writeKeyIndexOfPairs, writeTable } from "./tables.js";
 import { writeXrefSearch } from "./xref-search.js";
 
 /** Everything the derivations produce, ready to be written. */
@@ -103,15 +102,53 @@ export async function writeRelease(b: ReleaseBuild, packs: PackWriter, engine: E
     };
   };
 
-  // The tables of a row per protein or per family are packed on worker threads (writeTableInTasks).
-  const tasks = jobs > 1 ? { tasks: taskPool<TableTask, PackedChunks>(new URL("./table-worker.ts", import.meta.url), jobs, {}), jobs } : undefined;
-  const tablesWritten = writeTables(b, packs, related, summary, tasks);
-  const { proteins, groups, families, familyDescriptions, annotations, pairDirectory, profiles, familyGo, peptides, geneTrees } = await tablesWritten.finally(() => tasks?.tasks.close());
-  stage.done("write protein, group, family and annotation tables");
+  const proteins = writeTable<ProteinRow>(packs, p.count, LAYOUT.proteinsChunkBytes, (i) => ({
+    ...summary(i + 1),
+    family: b.family[i],
+    rootHog: b.family[i] ? b.families[b.family[i] - 1].rootHog : 0,
+    hogLevelCount: b.hogLevelCount[i],
+    isoforms: p.isoforms[i] ?? [],
+    exons: exonPairs(p.exons[i]),
+    description: p.description[i],
+  }));
   const sequences = b.sequences;
-  const { relations, pairs } = related;
-
-
+  const groups = writeTable<GroupRow>(packs, b.groups.length, LAYOUT.groupsChunkBytes, (g) => ({
+    nr: g + 1,
+    fingerprint: b.fingerprints[g],
+    description: mostCommonDescription(p.description, b.groups[g]),
+    members: b.groups[g].map(summary),
+    closeGroups: related.closeGroups[g],
+  }));
+  const familyDescriptions = b.families.map((f) => mostCommonDescription(p.description, f.members));
+  const families = writeTable<FamilyRow>(packs, b.families.length, LAYOUT.familiesChunkBytes, (f) => {
+    const fam = b.families[f];
+    return {
+      family: fam.index,
+      rootId: fam.rootId,
+      rootHog: fam.rootHog,
+      description: familyDescriptions[f],
+      nodes: fam.nodes,
+      members: fam.members.map(summary),
+    };
+  });
+  const annotations = writeTable(packs, p.count, LAYOUT.annotationsChunkBytes, (i) => b.annotations.rowAt(i), undefined, (rows) =>
+    citedGoTerms(rows, b.annotations.goTerms),
+  );
+  const { relations, pairs, directory } = related;
+  const inFamilies = genesSharingFamilies(b.families, genomeOf, b.species.length);
+  const pairDirectory = writeTable<GenomePairRow>(packs, directory.length, LAYOUT.pairDirectoryChunkBytes, (k) => [
+    ...directory[k],
+    inFamilies[k],
+    related.withRelations[k],
+  ]);
+  const familyProfiles = similarProfiles(b.families, genomeOf);
+  const profiles = writeTable<FamilyProfile>(packs, b.families.length, LAYOUT.profilesChunkBytes, (f) => familyProfiles[f]);
+  const familyGo = writeTable<FamilyGo>(packs, b.families.length, LAYOUT.familyGoChunkBytes, (f) => familyGoRow(b.families[f], b.annotations));
+  const peptides = writeTable<string>(packs, p.count, LAYOUT.peptidesChunkBytes, (i) => p.sequence[i], (s) => s.length + 3);
+  // Optional: only releases with gene trees have the table, so every other release stays as it was.
+  const geneTrees = b.geneTrees && writeTable<GeneTreeRow>(packs, b.families.length, LAYOUT.geneTreesChunkBytes, (f) => b.geneTrees!.rowOf(f + 1));
+  b.geneTrees?.close();
+  stage.done("write protein, group, family and annotation tables");
   const sequenceIndex = await writeSequenceIndex(packs, p.count, (e) => p.sequence[e - 1], engine, jobs, stage.progress("write sequence index", p.count, "proteins"));
   stage.done("write sequence index");
   const xrefSearch = writeXrefSearch(packs, p, (i) => b.annotations.rowAt(i), b.species.map((s) => s.code));
@@ -160,65 +197,6 @@ export async function writeRelease(b: ReleaseBuild, packs: PackWriter, engine: E
       ...(b.hogAliases ? { hogAliases: writeKeyIndex(packs, b.hogAliases, LAYOUT.leafBytes) } : {}),
     },
   };
-}
-
-/** The tables of a row per protein, group or family, and the pair directory. */
-async function writeTables(
-  b: ReleaseBuild,
-  packs: PackWriter,
-  related: Awaited<ReturnType<typeof writeRelationTables>>,
-  summary: (entry: number) => ProteinSummary,
-  tasks: { tasks: TaskPool<TableTask, PackedChunks>; jobs: number } | undefined,
-) {
-  const p = b.proteins;
-  const genomeOf = (e: number) => p.genome[e - 1];
-  const proteins = await writeTableInTasks<ProteinRow>(packs, p.count, LAYOUT.proteinsChunkBytes, (i) => ({
-    ...summary(i + 1),
-    family: b.family[i],
-    rootHog: b.family[i] ? b.families[b.family[i] - 1].rootHog : 0,
-    hogLevelCount: b.hogLevelCount[i],
-    isoforms: p.isoforms[i] ?? [],
-    exons: exonPairs(p.exons[i]),
-    description: p.description[i],
-  }), tasks);
-  const groups = await writeTableInTasks<GroupRow>(packs, b.groups.length, LAYOUT.groupsChunkBytes, (g) => ({
-    nr: g + 1,
-    fingerprint: b.fingerprints[g],
-    description: mostCommonDescription(p.description, b.groups[g]),
-    members: b.groups[g].map(summary),
-    closeGroups: related.closeGroups[g],
-  }), tasks);
-  const familyDescriptions = b.families.map((f) => mostCommonDescription(p.description, f.members));
-  const families = await writeTableInTasks<FamilyRow>(packs, b.families.length, LAYOUT.familiesChunkBytes, (f) => {
-    const fam = b.families[f];
-    return {
-      family: fam.index,
-      rootId: fam.rootId,
-      rootHog: fam.rootHog,
-      description: familyDescriptions[f],
-      nodes: fam.nodes,
-      members: fam.members.map(summary),
-    };
-  }, tasks);
-  // Each chunk cites its rows' GO terms (computed here): packed on this thread.
-  const annotations = writeTable(packs, p.count, LAYOUT.annotationsChunkBytes, (i) => b.annotations.rowAt(i), undefined, (rows) =>
-    citedGoTerms(rows, b.annotations.goTerms),
-  );
-  const { directory } = related;
-  const inFamilies = genesSharingFamilies(b.families, genomeOf, b.species.length);
-  const pairDirectory = writeTable<GenomePairRow>(packs, directory.length, LAYOUT.pairDirectoryChunkBytes, (k) => [
-    ...directory[k],
-    inFamilies[k],
-    related.withRelations[k],
-  ]);
-  const familyProfiles = similarProfiles(b.families, genomeOf);
-  const profiles = await writeTableInTasks<FamilyProfile>(packs, b.families.length, LAYOUT.profilesChunkBytes, (f) => familyProfiles[f], tasks);
-  const familyGo = await writeTableInTasks<FamilyGo>(packs, b.families.length, LAYOUT.familyGoChunkBytes, (f) => familyGoRow(b.families[f], b.annotations), tasks);
-  const peptides = await writeTableInTasks<string>(packs, p.count, LAYOUT.peptidesChunkBytes, (i) => p.sequence[i], tasks, "text");
-  // Optional: only releases with gene trees have the table, so every other release stays as it was.
-  const geneTrees = b.geneTrees && writeTable<GeneTreeRow>(packs, b.families.length, LAYOUT.geneTreesChunkBytes, (f) => b.geneTrees!.rowOf(f + 1));
-  b.geneTrees?.close();
-  return { proteins, groups, families, familyDescriptions, annotations, pairDirectory, profiles, familyGo, peptides, geneTrees };
 }
 
 /** The GO terms a chunk of annotation rows cites, sorted by id (AnnotationShard): a term the release has no entry for is left out. */

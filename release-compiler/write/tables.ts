@@ -5,8 +5,7 @@
  * larger than the target is a chunk of its own.
  */
 import type { KeyIndexLeaf, KeyIndexRef, TableRef, TableShard } from "../../release-format/format.js";
-import type { TaskPool } from "../workers.js";
-import { packChunk, type PackWriter, type TreeWriter } from "./packs.js";
+import { packChunk, type PackWriter } from "./packs.js";
 
 /** Writes rows 0..count-1 in chunks of about `chunkBytes`; a row is built only when it is written. */
 export function writeTable<Row>(
@@ -91,100 +90,6 @@ export function chunkCutter<Row>(
     },
     flush,
   };
-}
-
-/** Chunks packed one after another in `bytes`: chunk i covers rows from `starts[i]` and ends at `ends[i]` in `bytes`. */
-export interface PackedChunks {
-  starts: number[];
-  ends: number[];
-  bytes: Uint8Array;
-}
-
-/** A chunkCutter's sink: chunks packed as they close, gathered into one buffer (posted back from a worker whole). */
-export function packedChunks() {
-  const parts: Uint8Array[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
-  let length = 0;
-  return {
-    add: (shard: TableShard<unknown>) => {
-      const bytes = packChunk(shard);
-      // The packer reuses its buffer: keep a copy.
-      parts.push(bytes.slice());
-      starts.push(shard.firstRow);
-      ends.push((length += bytes.length));
-    },
-    finish(): PackedChunks {
-      const bytes = new Uint8Array(length);
-      let at = 0;
-      for (const part of parts) {
-        bytes.set(part, at);
-        at += part.length;
-      }
-      return { starts, ends, bytes };
-    },
-  };
-}
-
-/** Appends chunks packed elsewhere to a tree, in order. */
-export function appendChunks(tree: TreeWriter<number>, chunks: PackedChunks): void {
-  let at = 0;
-  chunks.starts.forEach((start, i) => {
-    tree.addPacked(start, chunks.bytes.subarray(at, chunks.ends[i]));
-    at = chunks.ends[i];
-  });
-}
-
-/** Rows one table task packs; a table written in tasks also ends a chunk at every TABLE_TASK_ROWS-th row. */
-export const TABLE_TASK_ROWS = 8192;
-
-/** How a row's bytes are counted toward its chunk: packed and measured, or a string's length. */
-export type RowSize = "packed" | "text";
-
-/** A table task: rows from `firstRow`, cut into chunks of about `chunkBytes`. */
-export interface TableTask {
-  firstRow: number;
-  rows: unknown[];
-  chunkBytes: number;
-  size: RowSize;
-}
-
-/** A table task's chunks, packed (on a worker thread, table-worker.ts, or on this one). */
-export function packTableTask({ firstRow, rows, chunkBytes, size }: TableTask): PackedChunks {
-  const packed = packedChunks();
-  const cutter = chunkCutter<unknown>(packed.add, chunkBytes, size === "text" ? (row) => (row as string).length + 3 : undefined, undefined, firstRow);
-  for (const row of rows) cutter.push(row);
-  cutter.flush();
-  return packed.finish();
-}
-
-/**
- * writeTable with the packing done in tasks of TABLE_TASK_ROWS rows on `pool`'s worker threads
- * (without a pool, on this thread: the same bytes): this thread builds each task's rows and
- * appends the chunks that come back, in order. Packing (each row measured, then each chunk)
- * is most of writing a table.
- */
-export async function writeTableInTasks<Row>(
-  packs: PackWriter,
-  count: number,
-  chunkBytes: number,
-  rowAt: (row: number) => Row,
-  pool: { tasks: TaskPool<TableTask, PackedChunks>; jobs: number } | undefined,
-  size: RowSize = "packed",
-): Promise<TableRef<Row>> {
-  const tree = packs.tree<number>();
-  const inFlight: Array<Promise<PackedChunks>> = [];
-  for (let first = 0; first < count; first += TABLE_TASK_ROWS) {
-    const task: TableTask = { firstRow: first, rows: Array.from({ length: Math.min(TABLE_TASK_ROWS, count - first) }, (_, i) => rowAt(first + i)), chunkBytes, size };
-    if (!pool) {
-      appendChunks(tree, packTableTask(task));
-      continue;
-    }
-    inFlight.push(pool.tasks.run(task));
-    if (inFlight.length >= 2 * pool.jobs) appendChunks(tree, await inFlight.shift()!);
-  }
-  for (const chunks of inFlight) appendChunks(tree, await chunks);
-  return { rows: count, tree: tree.finish() };
 }
 
 /** Leaves of a key index, cut by bytes: keys and values are added in key order. */

@@ -5,17 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { packChunk } from "../../release-compiler/write/packs.js";
-import { taskPool } from "../../release-compiler/workers.js";
-import {
-  TABLE_TASK_ROWS,
-  tableWriter,
-  writeKeyIndex,
-  writeKeyIndexOfPairs,
-  writeTable,
-  writeTableInTasks,
-  type PackedChunks,
-  type TableTask,
-} from "../../release-compiler/write/tables.js";
+import { tableWriter, writeKeyIndex, writeKeyIndexOfPairs, writeTable } from "../../release-compiler/write/tables.js";
 import type { KeyIndexLeaf, TableShard } from "../../release-format/format.js";
 import { tempPacks } from "./temp-packs.js";
 
@@ -113,27 +103,5 @@ describe("writeKeyIndexOfPairs", () => {
       if (k < expectedLeaves.length - 1) expect(total).toBeGreaterThanOrEqual(target);
       expect(total - sizes[sizes.length - 1]).toBeLessThan(target);
     });
-  });
-});
-
-describe("writeTableInTasks", () => {
-  it("writes the same chunks on worker threads as on this one, ending a chunk at every task's last row", async () => {
-    const count = 2 * TABLE_TASK_ROWS + 123;
-    const rowAt = (r: number) => ({ r, pad: "y".repeat((r * 13) % 70) });
-    const here = tempPacks();
-    const ref = await writeTableInTasks(here, count, 1024, rowAt, undefined);
-    const pool = { tasks: taskPool<TableTask, PackedChunks>(new URL("../../release-compiler/write/table-worker.ts", import.meta.url), 2, {}), jobs: 2 };
-    const there = tempPacks();
-    try {
-      expect(await writeTableInTasks(there, count, 1024, rowAt, pool)).toEqual(ref);
-    } finally {
-      await pool.tasks.close();
-    }
-    const chunks = here.chunks<TableShard<{ r: number; pad: string }>, number>(ref.tree);
-    expect(there.chunks(ref.tree).map((c) => c.value)).toEqual(chunks.map((c) => c.value));
-    expect(chunks.flatMap((c) => c.value.rows)).toEqual(Array.from({ length: count }, (_, r) => rowAt(r)));
-    const starts = chunks.map((c) => c.value.firstRow);
-    expect(starts).toContain(TABLE_TASK_ROWS);
-    expect(starts).toContain(2 * TABLE_TASK_ROWS);
   });
 });
