@@ -233,7 +233,7 @@ function report(results: Measurement[], sideBySide: Measurement[], same: boolean
     ...results.map(row),
     "",
     `The largest side by side, one after the other: \`--jobs 2\`, \`--jobs 1\`, and the compiler before the row engine (\`${ENGINE_BEFORE.slice(0, 7)}\` in a git worktree: one thread, hand-written spill files, each family's pairs held in a list). ` +
-      `\`--jobs 1\` gives ${same[0] ? "a byte-identical release (the same manifest, which names every chunk by its hash)" : "a release that is NOT byte-identical"}; the compiler before the engine ${same[1] ? "one byte-identical too" : "one that differs (expected where the layout changed since: relations and pairs chunks end at each genome, and the tables packed in tasks at every 8,192nd row)"}.`,
+      `\`--jobs 1\` gives ${same[0] ? "a byte-identical release (the same manifest, which names every chunk by its hash)" : "a release that is NOT byte-identical"}; the compiler before the engine ${same[1] ? "one byte-identical too" : "one that differs (expected where the layout changed since: relations and pairs chunks end at each genome)"}.`,
     "",
     ...header,
     ...sideBySide.map(row),

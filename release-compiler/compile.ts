@@ -59,7 +59,7 @@ export interface CompileOptions {
   terminal?: NodeJS.WriteStream;
   /** `--align-pairs`: every pairwise relation gets the score and distance of its alignment (derive/pair-alignment.ts). */
   alignPairs?: boolean;
-  /** `--jobs`: worker threads (family pairs and their alignments, packing the relation and row tables, k-mers) and threads the row engine sorts on (default: the machine's cores). */
+  /** `--jobs`: worker threads (family pairs and their alignments, packing the relation tables, k-mers) and threads the row engine sorts on (default: the machine's cores). */
   jobs?: number;
   /** `--memory`: bytes the row engine may hold before it spills to disk (default: DEFAULT_ENGINE_MEMORY). */
   memory?: number;
