@@ -158,7 +158,7 @@ describe("npm run compile", () => {
     expect(one.code).toBe(0);
     expect(one.stdout).toMatch(/^pairwise relations: \d+\.\d s$/m);
     expect(one.stdout).toMatch(/^write sequence index: \d+\.\d s$/m);
-    expect(two.stdout).toMatch(/^write sequence index: \d+\.\d s \(heap \d+ MB, RSS \d+ MB, peak \d+ MB\)$/m);
+    expect(two.stdout).toMatch(/^write sequence index: \d+\.\d s \(heap \d+ MB, RSS \d+ MB, peak \d+ MB, main thread \d+% busy\)$/m);
     // Not a terminal: no live bar.
     expect(one.stderr).not.toContain("\r");
     expect(releaseFiles(join(dir, "two"))).toEqual(releaseFiles(join(dir, "one")));
