@@ -92,6 +92,35 @@ export function taskPool<Task, Result>(module: URL, jobs: number, workerData: un
   };
 }
 
+/**
+ * Runs `tasks` and hands each result to `take` in the order its task came, so what `take` writes
+ * is the same bytes at any `jobs`: on `jobs` worker threads of `module` when there are several
+ * (at most two tasks a worker in flight, while this thread makes the next and takes the
+ * earliest), else one after another on this thread with `here` (the same function the module serves).
+ */
+export async function runTasksInOrder<Task, Result>(
+  tasks: Iterable<Task> | AsyncIterable<Task>,
+  take: (result: Result) => void,
+  options: { module: URL; jobs: number; workerData?: unknown; here: (task: Task) => Result; transfer?: (task: Task) => ArrayBuffer[] },
+): Promise<void> {
+  const { jobs } = options;
+  if (jobs <= 1) {
+    for await (const task of tasks) take(options.here(task));
+    return;
+  }
+  const pool = taskPool<Task, Result>(options.module, jobs, options.workerData ?? {});
+  try {
+    const inFlight: Array<Promise<Result>> = [];
+    for await (const task of tasks) {
+      inFlight.push(pool.run(task, options.transfer?.(task)));
+      if (inFlight.length >= 2 * jobs) take(await inFlight.shift()!);
+    }
+    for (const result of inFlight) take(await result);
+  } finally {
+    await pool.close();
+  }
+}
+
 /** The worker side of taskPool: answers each task with `handle`'s result, posting the buffers it names. */
 export function serveTasks<Task, Result>(handle: (task: Task) => { result: Result; transfer: ArrayBuffer[] }): void {
   parentPort!.on("message", ({ id, task }: { id: number; task: Task }) => {

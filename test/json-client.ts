@@ -9,6 +9,9 @@ type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
 /** A request that gets no whole answer within this long fails naming its URL, rather than the test timing out mute. */
 const ANSWER_WITHIN_MS = 60_000;
 
+/** A request that got no whole answer in time. */
+class NoAnswer extends Error {}
+
 export interface JsonClientOptions {
   /**
    * Called when a request gets no answer in time, before it fails: may restart the server that
@@ -25,7 +28,7 @@ export function jsonClient(fetchWith: Fetch, options: JsonClientOptions = {}) {
   const inTime = async <T>(url: string, exchange: () => Promise<T>): Promise<T> => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const silence = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${url}: no answer within ${within / 1000} s`)), within);
+      timer = setTimeout(() => reject(new NoAnswer(`${url}: no answer within ${within / 1000} s`)), within);
     });
     try {
       return await Promise.race([exchange(), silence]);
@@ -38,7 +41,7 @@ export function jsonClient(fetchWith: Fetch, options: JsonClientOptions = {}) {
     try {
       return await inTime(url, exchange);
     } catch (error) {
-      if (!/no answer within/.test(String(error)) || !(await options.onStall?.(url))) throw error;
+      if (!(error instanceof NoAnswer) || !(await options.onStall?.(url))) throw error;
       return inTime(url, exchange);
     }
   };

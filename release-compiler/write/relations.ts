@@ -6,7 +6,7 @@
  */
 import { isOrthologType, type PairRow, type Relation, type TableRef, type TableShard } from "../../release-format/format.js";
 import type { GenomeRelations, RelationsBuild } from "../derive/relations.js";
-import { taskPool } from "../workers.js";
+import { runTasksInOrder } from "../workers.js";
 import { packChunk, type PackWriter, type TreeWriter } from "./packs.js";
 import { chunkCutter } from "./tables.js";
 
@@ -108,25 +108,22 @@ export async function writeRelationTables(
     progress?.(++done);
   };
 
-  const pool = jobs > 1 ? taskPool<GenomeRelationTask, GenomeRelationChunks>(new URL("./relation-worker.ts", import.meta.url), jobs, { proteins: p, layout }) : undefined;
-  try {
-    const inFlight: Array<Promise<GenomeRelationChunks>> = [];
+  // Each genome's first pairs row is counted here, before its arrays go to a worker (which detaches them).
+  async function* tasks(): AsyncGenerator<GenomeRelationTask> {
     let nextPairRow = 0;
     for await (const rel of relations.genomes()) {
-      const task: GenomeRelationTask = { rel, pairFirstRow: nextPairRow };
+      const task = { rel, pairFirstRow: nextPairRow };
       nextPairRow += mainPairCount(rel, p);
-      if (!pool) {
-        take(genomeRelationChunks(task, p, layout));
-        continue;
-      }
-      inFlight.push(pool.run(task, [rel.first, rel.entry2, rel.code, rel.distance, rel.score].map((a) => a.buffer as ArrayBuffer)));
-      // Two a worker: one being packed, one waiting, while this thread reads the next.
-      if (inFlight.length >= 2 * jobs) take(await inFlight.shift()!);
+      yield task;
     }
-    for (const part of inFlight) take(await part);
-  } finally {
-    await pool?.close();
   }
+  await runTasksInOrder(tasks(), take, {
+    module: new URL("./relation-worker.ts", import.meta.url),
+    jobs,
+    workerData: { proteins: p, layout },
+    here: (task) => genomeRelationChunks(task, p, layout),
+    transfer: ({ rel }) => [rel.first, rel.entry2, rel.code, rel.distance, rel.score].map((a) => a.buffer as ArrayBuffer),
+  });
   const closeGroups = Array.from({ length: p.groupCount }, (_, i) =>
     [...(hits.get(i + 1) ?? [])].sort((x, y) => y[1] - x[1] || x[0] - y[0]),
   );

@@ -8,7 +8,7 @@ import { KMER_ALPHABET, type KmerShard, type SequenceIndexRef } from "../../rele
 import { forEachKmer, KMER_LENGTH } from "../../release-format/kmers.js";
 import { varintLength, writeVarint } from "../../release-format/varint.js";
 import { sortRanges, type Engine } from "../engine.js";
-import { taskPool } from "../workers.js";
+import { runTasksInOrder } from "../workers.js";
 import type { PackWriter, TreeWriter } from "./packs.js";
 
 /** Target size of a shard: one read of a query k-mer. */
@@ -51,24 +51,17 @@ export async function writeSequenceIndex(
     done = Math.min(count, done + KMER_TASK_ENTRIES);
     progress?.(done);
   };
-  const pool = jobs > 1 ? taskPool<KmerTask, KmerPostings>(new URL("./kmer-worker.ts", import.meta.url), jobs, {}) : undefined;
-  const lastEntry = pool ? undefined : new Int32Array(KMER_CODES);
-  try {
-    const inFlight: Array<Promise<KmerPostings>> = [];
+  function* tasks(): Generator<KmerTask> {
     for (let first = 1; first <= count; first += KMER_TASK_ENTRIES) {
-      const sequences = Array.from({ length: Math.min(KMER_TASK_ENTRIES, count - first + 1) }, (_, i) => sequenceOf(first + i));
-      const task = { firstEntry: first, sequences };
-      if (!pool) {
-        take(kmerPostings(task, lastEntry!));
-        continue;
-      }
-      inFlight.push(pool.run(task));
-      if (inFlight.length >= 2 * jobs) take(await inFlight.shift()!);
+      yield { firstEntry: first, sequences: Array.from({ length: Math.min(KMER_TASK_ENTRIES, count - first + 1) }, (_, i) => sequenceOf(first + i)) };
     }
-    for (const part of inFlight) take(await part);
-  } finally {
-    await pool?.close();
   }
+  let lastEntry: Int32Array | undefined;
+  await runTasksInOrder(tasks(), take, {
+    module: new URL("./kmer-worker.ts", import.meta.url),
+    jobs,
+    here: (task) => kmerPostings(task, (lastEntry ??= new Int32Array(KMER_CODES))),
+  });
   const total = postings.rows;
 
   const shards = new ShardCutter(packs.tree<number>());
