@@ -3,17 +3,24 @@
  * `npm run compile -- --config FILE --out DIR`: compiles one release. Each stage prints one
  * line (and draws a live bar on stderr when it is a terminal). Exit codes: 0 done (warnings, if any, printed
  * as file: warning: message), 1 input problems (each printed as file:line: message), 2 bad usage.
+ * `--task NAME` runs one task, as a workflow's job (workflow/Snakefile); `--plan` prints the
+ * tasks as JSON: what each needs, and the file that says it has finished.
  */
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
-import { compileRelease, DEFAULT_ENGINE_MEMORY } from "./compile.js";
+import { compileRelease, compileTask, DEFAULT_ENGINE_MEMORY, planCompile } from "./compile.js";
 import { InputRejected } from "./problems.js";
+import { TASK_NAMES, UnfinishedTask, type TaskName } from "./tasks.js";
 
-const USAGE = `usage: npm run compile -- --config FILE --out DIR [--jobs N] [--memory SIZE] [--verbose] [--align-pairs]
-  --jobs N       worker threads that derive (and align) the HOG families' pairs, and threads the row engine sorts on (default: ${availableParallelism()}, the cores)
+const USAGE = `usage: npm run compile -- --config FILE --out DIR [--jobs N] [--memory SIZE] [--verbose] [--align-pairs] [--work DIR] [--task NAME | --plan]
+  --jobs N       worker threads (HOG family pairs and alignments, relation tables, k-mers), and threads the row engine sorts on (default: ${availableParallelism()}, the cores)
   --memory SIZE  memory the row engine holds before it spills to disk, e.g. 4g or 512m (default: ${DEFAULT_ENGINE_MEMORY / 2 ** 30}g)
   --verbose      stage lines also give the heap and resident set
-  --align-pairs  every pairwise relation gets the score and distance of its alignment`;
+  --align-pairs  every pairwise relation gets the score and distance of its alignment
+  --work DIR     where finished tasks are kept, and kept after (default: OUT.work, removed once the release is in place);
+                 a compile killed part-way and started again resumes from it
+  --task NAME    run one task, whose needs have finished in the work folder: ${[...TASK_NAMES, "release"].join(", ")} (release puts the release together)
+  --plan         print the tasks as JSON (what each needs, the file that says it finished), for a workflow`;
 
 /** `4g`, `512m`, `4GB`, `2GiB`, or a number of bytes. */
 function parseSize(text: string): number | undefined {
@@ -24,7 +31,7 @@ function parseSize(text: string): number | undefined {
 }
 
 async function main(): Promise<number> {
-  let values: { config?: string; out?: string; help?: boolean; verbose?: boolean; "align-pairs"?: boolean; jobs?: string; memory?: string };
+  let values: { config?: string; out?: string; help?: boolean; verbose?: boolean; "align-pairs"?: boolean; jobs?: string; memory?: string; work?: string; task?: string; plan?: boolean };
   try {
     ({ values } = parseArgs({
       options: {
@@ -32,6 +39,9 @@ async function main(): Promise<number> {
         out: { type: "string" },
         jobs: { type: "string" },
         memory: { type: "string" },
+        work: { type: "string" },
+        task: { type: "string" },
+        plan: { type: "boolean" },
         help: { type: "boolean" },
         verbose: { type: "boolean" },
         "align-pairs": { type: "boolean" },
@@ -60,15 +70,34 @@ async function main(): Promise<number> {
     console.error(`--config and --out are required\n${USAGE}`);
     return 2;
   }
+  const task = values.task as TaskName | "release" | undefined;
+  if (task !== undefined && ![...TASK_NAMES, "release"].includes(task)) {
+    console.error(`--task takes one of ${[...TASK_NAMES, "release"].join(", ")}, not "${values.task}"\n${USAGE}`);
+    return 2;
+  }
+  if (task !== undefined && values.plan) {
+    console.error(`--task and --plan do not go together\n${USAGE}`);
+    return 2;
+  }
+  const options = {
+    log: (line: string) => console.log(line),
+    verbose: values.verbose ?? false,
+    terminal: process.stderr,
+    alignPairs: values["align-pairs"] ?? false,
+    jobs,
+    memory,
+    work: values.work,
+  };
   try {
-    const result = await compileRelease(values.config, values.out, {
-      log: (line) => console.log(line),
-      verbose: values.verbose ?? false,
-      terminal: process.stderr,
-      alignPairs: values["align-pairs"] ?? false,
-      jobs,
-      memory,
-    });
+    if (values.plan) {
+      console.log(JSON.stringify(await planCompile(values.config, values.out, options), null, 2));
+      return 0;
+    }
+    if (task !== undefined && task !== "release") {
+      await compileTask(values.config, values.out, task, options);
+      return 0;
+    }
+    const result = task === "release" ? (await compileTask(values.config, values.out, task, options))! : await compileRelease(values.config, values.out, options);
     for (const warning of result.warnings) console.error(warning);
     const { counts, name } = result.manifest;
     const mb = (result.stats.bytes / 1e6).toFixed(1);
@@ -84,6 +113,10 @@ async function main(): Promise<number> {
       console.error(error.problems.format());
       console.error(`${error.problems.count} problem(s) in the inputs; nothing was written.`);
       return 1;
+    }
+    if (error instanceof UnfinishedTask) {
+      console.error(error.message);
+      return 2;
     }
     throw error;
   }

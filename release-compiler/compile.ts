@@ -1,14 +1,16 @@
 /**
- * The compiler as a pipeline: read and check every input, derive (numbering, HOGs, groups,
- * relations, annotations), write the packs, the header and the manifest. Each stage lives in readers/,
- * derive/ or write/; this file only runs them in order. Rows too many to hold (relations,
- * k-mer postings) go through the row engine (engine.ts, DuckDB) in a scratch folder beside the
- * release; everything else is held in the Node heap.
+ * The compiler as a pipeline of tasks (tasks.ts): `derive` reads and checks every input and
+ * derives numbering, HOGs, groups, relations and annotations; the writing tasks each write
+ * some of the tables and indexes into packs (write/release.ts); then the release is put
+ * together from their packs, with its header and manifest. Each finished task leaves its
+ * outputs in the work folder, so a compile killed part-way resumes from them, and a workflow
+ * engine can run each task as a job of its own (`--task`, workflow/Snakefile). Rows too many
+ * to hold (relations, k-mer postings) go through the row engine (engine.ts, DuckDB).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
-import type { Manifest, ManifestFile, ReleaseHeader } from "../release-format/format.js";
+import { packKey, type Manifest, type ManifestFile, type ReleaseHeader } from "../release-format/format.js";
 import { loadConfig, type ReleaseConfig } from "./config.js";
 import { readAnnotations } from "./derive/annotations.js";
 import { deriveGroups, fingerprintGroups, groupOfEntries, readGroups } from "./derive/groups.js";
@@ -32,9 +34,24 @@ import { readSpeciesInfo } from "./readers/species-info.js";
 import { openEngine, type Engine } from "./engine.js";
 import { scratchFolder, type ScratchFolder } from "./scratch.js";
 import { stageReporter, type Stages } from "./stages.js";
+import { isRunning, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, type PackedOutput, type TaskName } from "./tasks.js";
 import { packWriter, type PackWriter } from "./write/packs.js";
 import { LAYOUT } from "./write/layout.js";
-import { writeRelease, type ReleaseBuild } from "./write/release.js";
+import {
+  DERIVED_ROWS,
+  derivedRelease,
+  releaseBuild,
+  releaseManifest,
+  writeIndexes,
+  writeRelations,
+  writeRowTables,
+  writeSequenceSearch,
+  writeXrefs,
+  type DerivedRelease,
+  type ReleaseBuild,
+  type WriteContext,
+  type WrittenRelease,
+} from "./write/release.js";
 import { writeSequences } from "./write/sequences.js";
 
 interface CompileResult {
@@ -45,11 +62,6 @@ interface CompileResult {
   stats: { packs: number; chunks: number; bytes: number; largestChunk: number; headerBytes: number; manifestBytes: number; seconds: number };
 }
 
-/**
- * Compiles the release described by a config file into `outDir`. The release is built in a
- * sibling folder and moved into place only when complete, so a failed compile never
- * touches an existing release.
- */
 export interface CompileOptions {
   /** Takes one line per finished stage. */
   log?: (message: string) => void;
@@ -63,67 +75,189 @@ export interface CompileOptions {
   jobs?: number;
   /** `--memory`: bytes the row engine may hold before it spills to disk (default: DEFAULT_ENGINE_MEMORY). */
   memory?: number;
+  /** `--work`: the folder of finished tasks, kept (default: `<out>.work`, removed once the release is in place). */
+  work?: string;
 }
 
 /** The row engine's memory when `--memory` is not given. */
 export const DEFAULT_ENGINE_MEMORY = 2 * 2 ** 30;
 
-export async function compileRelease(
-  configPath: string,
-  outDir: string,
-  options: CompileOptions = {},
-): Promise<CompileResult> {
-  const started = performance.now();
-  const stage = stageReporter({ log: options.log, memory: options.verbose, terminal: options.terminal });
-  const loaded = await loadConfig(configPath);
-  if (!loaded.config) throw new InputRejected(loaded.problems);
+/** The tasks' outputs, by task. */
+type TaskOutputs = { derive: DerivedRelease } & { [N in keyof WrittenRelease]: WrittenRelease[N] & { packed: PackedOutput } };
 
-  const target = resolve(outDir);
-  mkdirSync(dirname(target), { recursive: true });
-  for (const left of removeLeftovers(target)) options.log?.(`removed ${left}, left by a compile that did not finish`);
-  const partial = `${target}.partial-${process.pid}`;
-  rmSync(partial, { recursive: true, force: true });
-  // Spill files of the derivations, beside the release (same disk, no /tmp size limit).
-  const scratch = scratchFolder(`${target}.scratch-${process.pid}`);
-  let engine: Engine | undefined;
+/**
+ * Compiles the release described by a config file into `outDir`: every task that has not
+ * finished (in this work folder, with these inputs), then the release. The release is put
+ * together in a sibling folder and moved into place only when complete, so a failed compile
+ * never touches an existing release.
+ */
+export async function compileRelease(configPath: string, outDir: string, options: CompileOptions = {}): Promise<CompileResult> {
+  const compile = await openCompile(configPath, outDir, options);
+  for (const left of [...removeLeftovers(compile.target), ...compile.ledger.prune()]) options.log?.(`removed ${left}, left by a compile that did not finish`);
+  const ownWork = !options.work;
   try {
-    const jobs = options.jobs ?? availableParallelism();
-    engine = await openEngine({ folder: scratch.folder("engine"), memoryBytes: options.memory ?? DEFAULT_ENGINE_MEMORY, threads: jobs });
-    // Packs are written from the first genome read on (the sequences table as the cDNA streams in).
-    const packs = packWriter(partial);
-    const build = await deriveRelease(loaded.config, loaded.problems, stage, { packs, scratch, engine, jobs, alignPairs: options.alignPairs ?? false });
-    const manifest = await writeRelease(build, packs, engine, stage, jobs);
-    const { taxonomy, genomes, hogLists, tables, sequenceIndex, indexes, xrefSearch, ...named } = manifest;
-    const header: ReleaseHeader = { taxonomy, genomes, hogLists, tables, sequenceIndex, indexes, xrefSearch };
-    const file: ManifestFile = { ...named, header: packs.single(header) };
-    stage.done("write the other tables and indexes");
-    const json = JSON.stringify(file);
-    writeFileSync(join(partial, "manifest.json"), json);
-    replaceDirectory(partial, target);
-    return {
-      manifest,
-      outDir: target,
-      warnings: loaded.problems.warnings.map(formatWarning),
-      stats: {
-        ...packs.stats,
-        headerBytes: file.header[2],
-        manifestBytes: json.length,
-        seconds: (performance.now() - started) / 1000,
-      },
-    };
+    const result = await compile.release();
+    if (ownWork) rmSync(compile.ledger.work, { recursive: true, force: true });
+    return result;
   } catch (error) {
-    rmSync(partial, { recursive: true, force: true });
+    // Kept for a compile started again only when a task finished (not after a failure in the inputs, say).
+    if (ownWork && !TASK_NAMES.some(compile.ledger.isDone)) rmSync(compile.ledger.work, { recursive: true, force: true });
     throw error;
-  } finally {
-    engine?.close();
-    scratch.remove();
   }
 }
 
 /**
- * Folders beside the target that a compile killed part-way left (`.partial-`, `.scratch-` and
- * `.old-` with the pid of a process that no longer runs) hold up to a release's size of disk:
- * removed before a new compile starts. Returns their paths.
+ * One task of the compile, as a workflow's job runs it (`--task`): the tasks it needs must
+ * have finished; `release` puts the release together from the finished tasks.
+ */
+export async function compileTask(configPath: string, outDir: string, task: TaskName | "release", options: CompileOptions = {}): Promise<CompileResult | undefined> {
+  const compile = await openCompile(configPath, outDir, { ...options, only: task });
+  if (task === "release") return compile.release();
+  await compile.output(task);
+  return undefined;
+}
+
+/** The tasks and the file that says each has finished, for a workflow's plan (`--plan`). */
+export async function planCompile(configPath: string, outDir: string, options: CompileOptions = {}) {
+  const { ledger, target } = await openCompile(configPath, outDir, options);
+  return {
+    out: target,
+    work: ledger.work,
+    tasks: Object.fromEntries(TASK_NAMES.map((name) => [name, { needs: TASKS[name], done: ledger.marker(name) }])),
+  };
+}
+
+async function openCompile(configPath: string, outDir: string, options: CompileOptions & { only?: TaskName | "release" }) {
+  const started = performance.now();
+  const stage = stageReporter({ log: options.log, memory: options.verbose, terminal: options.terminal });
+  const loaded = await loadConfig(configPath);
+  if (!loaded.config) throw new InputRejected(loaded.problems);
+  const config = loaded.config;
+  const target = resolve(outDir);
+  mkdirSync(dirname(target), { recursive: true });
+  const jobs = options.jobs ?? availableParallelism();
+  const memoryBytes = options.memory ?? DEFAULT_ENGINE_MEMORY;
+  const alignPairs = options.alignPairs ?? false;
+  const ledger = taskLedger(resolve(options.work ?? `${target}.work`), config, { alignPairs });
+
+  // A task's body: its outputs, and the packs it wrote.
+  const bodies: { [N in TaskName]: (folder: string, scratch: string) => Promise<TaskOutputs[N]> } = {
+    derive: async (folder, scratch) => {
+      const packs = packWriter(ledger.work);
+      const engine = await openEngine({ database: join(folder, DERIVED_ROWS), spill: join(scratch, "spill"), memoryBytes, threads: jobs });
+      try {
+        const build = await deriveRelease(config, loaded.problems, stage, { packs, scratch: scratchFolder(join(scratch, "derive")), keep: folder, engine, jobs, alignPairs });
+        return derivedRelease(build, loaded.problems.warnings.map(formatWarning), packed(packs));
+      } finally {
+        engine.close();
+      }
+    },
+    relations: (folder, scratch) => writing(scratch, async (c) => writeRelations(c)),
+    tables: (folder, scratch) => writing(scratch, async (c) => writeRowTables(c, await output("relations"))),
+    "sequence-index": (folder, scratch) => writing(scratch, (c) => writeSequenceSearch(c)),
+    "xref-search": (folder, scratch) => writing(scratch, async (c) => writeXrefs(c)),
+    indexes: (folder, scratch) => writing(scratch, async (c) => writeIndexes(c)),
+  };
+
+  let build: ReleaseBuild | undefined;
+  const writing = async <T>(scratch: string, write: (c: WriteContext) => Promise<T>): Promise<T & { packed: PackedOutput }> => {
+    build ??= releaseBuild(await output("derive"));
+    const packs = packWriter(ledger.work);
+    const engine = (readOnlyDatabase?: string) =>
+      openEngine({
+        database: readOnlyDatabase ?? join(scratch, "rows.duckdb"),
+        spill: join(scratch, "spill"),
+        memoryBytes,
+        threads: jobs,
+        readOnly: readOnlyDatabase !== undefined,
+      });
+    const result = await write({ b: build, packs, stage, jobs, derived: ledger.folder("derive"), engine });
+    return { ...result, packed: packed(packs) };
+  };
+
+  const outputs = new Map<TaskName, Promise<unknown>>();
+  const output = <N extends TaskName>(name: N): Promise<TaskOutputs[N]> => {
+    if (!outputs.has(name)) {
+      const unfinished = options.only !== undefined && options.only !== name && !ledger.isDone(name);
+      const loading = ledger.isDone(name);
+      outputs.set(
+        name,
+        unfinished
+          ? Promise.reject(new UnfinishedTask(`task ${options.only} needs task ${name}, which has not finished in ${ledger.work}`))
+          : ledger.run(name, bodies[name], options.log).then((value) => {
+              if (name === "derive") stage.done(loading ? "load the derived release" : "keep the derived release");
+              return value;
+            }),
+      );
+    }
+    return outputs.get(name) as Promise<TaskOutputs[N]>;
+  };
+
+  /** Every task's output, then the release put together from their packs in a sibling folder, moved into place. */
+  const release = async (): Promise<CompileResult> => {
+    const done = {} as TaskOutputs;
+    for (const name of TASK_NAMES) (done as Record<TaskName, unknown>)[name] = await output(name);
+    const manifest = releaseManifest(done.derive, done);
+    const partial = `${target}.partial-${process.pid}`;
+    rmSync(partial, { recursive: true, force: true });
+    try {
+      const packs = packWriter(partial);
+      const { taxonomy, genomes, hogLists, tables, sequenceIndex, indexes, xrefSearch, ...named } = manifest;
+      const header: ReleaseHeader = { taxonomy, genomes, hogLists, tables, sequenceIndex, indexes, xrefSearch };
+      const file: ManifestFile = { ...named, header: packs.single(header) };
+      const outputsPacked = TASK_NAMES.map((name) => done[name].packed);
+      for (const name of new Set(outputsPacked.flatMap((o) => o.packs))) {
+        const to = join(partial, packKey(name));
+        if (!existsSync(to)) linkOrCopy(join(ledger.work, packKey(name)), to);
+      }
+      const json = JSON.stringify(file);
+      writeFileSync(join(partial, "manifest.json"), json);
+      stage.done("put the release together");
+      const packFiles = readdirSync(join(partial, "packs"));
+      replaceDirectory(partial, target);
+      return {
+        manifest,
+        outDir: target,
+        warnings: done.derive.warnings,
+        stats: {
+          packs: packFiles.length,
+          chunks: packs.stats.chunks + outputsPacked.reduce((n, o) => n + o.chunks, 0),
+          bytes: packFiles.reduce((n, name) => n + statSync(join(target, "packs", name)).size, 0),
+          largestChunk: Math.max(packs.stats.largestChunk, ...outputsPacked.map((o) => o.largestChunk)),
+          headerBytes: file.header[2],
+          manifestBytes: json.length,
+          seconds: (performance.now() - started) / 1000,
+        },
+      };
+    } catch (error) {
+      rmSync(partial, { recursive: true, force: true });
+      throw error;
+    }
+  };
+
+  return { target, ledger, output, release };
+}
+
+/** A hard link (the packs stay where the tasks wrote them until the work folder goes), or a copy across file systems. */
+function linkOrCopy(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+    copyFileSync(from, to);
+  }
+}
+
+/** What a task hands on of the packs it wrote. */
+function packed(packs: PackWriter): PackedOutput {
+  return { packs: [...packs.written], chunks: packs.stats.chunks, largestChunk: packs.stats.largestChunk };
+}
+
+/**
+ * Folders beside the target that a compile killed part-way left (`.partial-` and `.old-` with
+ * the pid of a process that no longer runs) hold up to a release's size of disk: removed
+ * before a new compile starts. Returns their paths. (The work folder is kept: it is what a
+ * compile started again resumes from.)
  */
 function removeLeftovers(target: string): string[] {
   const prefix = `${basename(target)}.`;
@@ -135,20 +269,6 @@ function removeLeftovers(target: string): string[] {
     removed.push(join(dirname(target), name));
   }
   return removed;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"; // running, as another user
-  }
-  // A killed process whose parent died too may linger as a zombie where nothing reaps orphans (containers).
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
-  } catch {
-    return true; // no /proc: trust the signal
-  }
 }
 
 function replaceDirectory(from: string, to: string): void {
@@ -163,7 +283,7 @@ async function deriveRelease(
   config: ReleaseConfig,
   problems: Problems,
   stage: Stages,
-  { packs, scratch, engine, alignPairs, jobs }: { packs: PackWriter; scratch: ScratchFolder; engine: Engine; alignPairs: boolean; jobs: number },
+  { packs, scratch, keep, engine, alignPairs, jobs }: { packs: PackWriter; scratch: ScratchFolder; keep: string; engine: Engine; alignPairs: boolean; jobs: number },
 ): Promise<ReleaseBuild> {
   const stopIfProblems = () => {
     if (problems.count) throw new InputRejected(problems);
@@ -241,7 +361,7 @@ async function deriveRelease(
   stage.done("pairwise relations");
   const annotations = await readAnnotations(proteins, config, problems);
   stage.done("annotations");
-  const geneTrees = orthoFinderHogs && (await readOrthoFinderGeneTrees(orthoFinder!, orthoFinderHogs.orthogroupOf, proteins, problems, scratch));
+  const geneTrees = orthoFinderHogs && (await readOrthoFinderGeneTrees(orthoFinder!, orthoFinderHogs.orthogroupOf, proteins, problems, keep));
   if (orthoFinder) stage.done("gene trees");
   stopIfProblems();
 

@@ -16,7 +16,6 @@
  */
 import { DOUBLE, DuckDBDataChunk, DuckDBInstance, INTEGER, UTINYINT, type DuckDBAppender, type DuckDBConnection } from "@duckdb/node-api";
 import duckdb from "@duckdb/node-bindings";
-import { join } from "node:path";
 
 /** int32 (entry numbers, k-mer codes), uint8 (type codes), float64 (distances and scores, NaN when unknown). */
 export type ColumnKind = "int32" | "uint8" | "float64";
@@ -29,11 +28,15 @@ type Column = Int32Array | Uint8Array | Float64Array;
 const BATCH = 2048;
 
 export interface EngineOptions {
-  /** A folder of the scratch space: the database file and DuckDB's spill files. */
-  folder: string;
+  /** The database file: a task's own, kept with its outputs when a later task reads its tables. */
+  database: string;
+  /** A scratch folder for DuckDB's spill files. */
+  spill: string;
   /** What DuckDB may hold in memory before it spills. */
   memoryBytes: number;
   threads: number;
+  /** Opens an existing database file (a finished task's) to read its tables. */
+  readOnly?: boolean;
 }
 
 /** Bytes of memory a row costs while DuckDB sorts it (keys, payload and its sort buffers), measured on int32 rows. */
@@ -44,21 +47,28 @@ export interface Engine {
   readonly rowsPerRange: number;
   /** A new, empty table with these columns, in this order. */
   table(name: string, columns: Record<string, ColumnKind>): Promise<RowTable>;
+  /** A table that a task before wrote and closed, to read back. */
+  existingTable(name: string, columns: Record<string, ColumnKind>): SortedRows;
   close(): void;
 }
 
 /** Rows of one table, read back sorted: each batch's columns in the table's column order. */
-export interface RowTable {
-  readonly rows: number;
-  /** One row, its values in column order (missing trailing values are 0). */
-  append(v0: number, v1: number, v2?: number, v3?: number, v4?: number): void;
-  /** `count` rows given as columns, in the table's column order. */
-  appendColumns(columns: Column[], count: number): void;
+export interface SortedRows {
   /**
    * The rows ordered by the `orderBy` columns, all of them or those whose first `orderBy`
    * column is in [from, to), in batches whose arrays are reused (copy what you keep).
    */
   sorted(orderBy: string[], range?: { from: number; to: number }): AsyncGenerator<{ count: number; columns: Column[] }>;
+}
+
+export interface RowTable extends SortedRows {
+  readonly rows: number;
+  /** One row, its values in column order (missing trailing values are 0). */
+  append(v0: number, v1: number, v2?: number, v3?: number, v4?: number): void;
+  /** `count` rows given as columns, in the table's column order. */
+  appendColumns(columns: Column[], count: number): void;
+  /** Ends the appends: the rows are in the database file (for a later task to read with existingTable). */
+  close(): void;
   /** Deletes the table and its rows. */
   drop(): Promise<void>;
 }
@@ -83,11 +93,12 @@ export function sortRanges(counts: ArrayLike<number>, limit: number): Array<{ fr
   return ranges;
 }
 
-export async function openEngine({ folder, memoryBytes, threads }: EngineOptions): Promise<Engine> {
-  const instance = await DuckDBInstance.create(join(folder, "rows.duckdb"), {
+export async function openEngine({ database, spill, memoryBytes, threads, readOnly = false }: EngineOptions): Promise<Engine> {
+  const instance = await DuckDBInstance.create(database, {
     threads: String(threads),
     memory_limit: `${Math.max(64, Math.floor(memoryBytes / 2 ** 20))}MB`,
-    temp_directory: join(folder, "spill"),
+    temp_directory: spill,
+    ...(readOnly ? { access_mode: "READ_ONLY" } : {}),
     // Rows come back by ORDER BY only; dropping insertion order lets DuckDB sort in parallel with less memory.
     preserve_insertion_order: "false",
   });
@@ -95,6 +106,7 @@ export async function openEngine({ folder, memoryBytes, threads }: EngineOptions
   return {
     rowsPerRange: Math.max(1, Math.floor(memoryBytes / SORT_BYTES_PER_ROW)),
     table: (name, columns) => createTable(connection, name, columns),
+    existingTable: (name, columns) => ({ sorted: (orderBy, range) => readSorted(connection, name, columns, orderBy, range) }),
     close() {
       connection.closeSync();
       instance.closeSync();
@@ -126,12 +138,19 @@ async function createTable(connection: DuckDBConnection, name: string, spec: Rec
     used = 0;
   };
 
+  const finish = () => {
+    if (closed) return;
+    flush();
+    appender.closeSync();
+    closed = true;
+  };
+
   return {
     get rows() {
       return rows;
     },
     append(v0, v1, v2 = 0, v3 = 0, v4 = 0) {
-      if (closed) throw new Error(`engine table ${name}: append after sorted()`);
+      if (closed) throw new Error(`engine table ${name}: append after close() or sorted()`);
       const b = buffers;
       b[0][used] = v0;
       if (b.length > 1) b[1][used] = v1;
@@ -142,7 +161,7 @@ async function createTable(connection: DuckDBConnection, name: string, spec: Rec
       if (++used === BATCH) flush();
     },
     appendColumns(columns, count) {
-      if (closed) throw new Error(`engine table ${name}: append after sorted()`);
+      if (closed) throw new Error(`engine table ${name}: append after close() or sorted()`);
       for (let at = 0; at < count; ) {
         const n = Math.min(BATCH - used, count - at);
         buffers.forEach((values, c) => values.set(columns[c].subarray(at, at + n), used));
@@ -152,26 +171,10 @@ async function createTable(connection: DuckDBConnection, name: string, spec: Rec
         if (used === BATCH) flush();
       }
     },
-    async *sorted(orderBy, range) {
-      if (!closed) {
-        flush();
-        appender.closeSync();
-        closed = true;
-      }
-      const where = range ? ` WHERE ${orderBy[0]} >= ${range.from} AND ${orderBy[0]} < ${range.to}` : "";
-      const result = await connection.stream(`SELECT ${names.join(", ")} FROM ${name}${where} ORDER BY ${orderBy.join(", ")}`);
-      let out = kinds.map((k) => new ARRAYS[k](BATCH));
-      for (;;) {
-        const chunk = await result.fetchChunk();
-        if (!chunk || chunk.rowCount === 0) break;
-        const count = chunk.rowCount;
-        if (count > out[0].length) out = kinds.map((k) => new ARRAYS[k](count));
-        out.forEach((values, c) => {
-          const bytes = count * values.BYTES_PER_ELEMENT;
-          new Uint8Array(values.buffer, 0, bytes).set(duckdb.vector_get_data(duckdb.data_chunk_get_vector(chunk.chunk, c), bytes));
-        });
-        yield { count, columns: out };
-      }
+    close: finish,
+    sorted(orderBy, range) {
+      finish();
+      return readSorted(connection, name, spec, orderBy, range);
     },
     async drop() {
       if (!closed) appender.closeSync();
@@ -181,4 +184,29 @@ async function createTable(connection: DuckDBConnection, name: string, spec: Rec
       await connection.run("CHECKPOINT");
     },
   };
+}
+
+async function* readSorted(
+  connection: DuckDBConnection,
+  name: string,
+  spec: Record<string, ColumnKind>,
+  orderBy: string[],
+  range?: { from: number; to: number },
+): AsyncGenerator<{ count: number; columns: Column[] }> {
+  const names = Object.keys(spec);
+  const kinds = Object.values(spec);
+  const where = range ? ` WHERE ${orderBy[0]} >= ${range.from} AND ${orderBy[0]} < ${range.to}` : "";
+  const result = await connection.stream(`SELECT ${names.join(", ")} FROM ${name}${where} ORDER BY ${orderBy.join(", ")}`);
+  let out = kinds.map((k) => new ARRAYS[k](BATCH));
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    const count = chunk.rowCount;
+    if (count > out[0].length) out = kinds.map((k) => new ARRAYS[k](count));
+    out.forEach((values, c) => {
+      const bytes = count * values.BYTES_PER_ELEMENT;
+      new Uint8Array(values.buffer, 0, bytes).set(duckdb.vector_get_data(duckdb.data_chunk_get_vector(chunk.chunk, c), bytes));
+    });
+    yield { count, columns: out };
+  }
 }

@@ -17,6 +17,25 @@ export interface AnnotationTable {
   goTerms: Map<string, GoTerm>;
 }
 
+/** An annotation table as plain data, for a task's snapshot (snapshot.ts). */
+export interface AnnotationData {
+  count: number;
+  xrefs: string[][];
+  go: GoAnnotation[][];
+  domains: Array<Array<string | number>>;
+  goTerms: Map<string, GoTerm>;
+}
+
+export function annotationData(table: AnnotationTable): AnnotationData {
+  if (!(table instanceof AnnotationStore)) throw new Error("annotationData: not a table readAnnotations built");
+  const { count, xrefs, go, domains, goTerms } = table;
+  return { count, xrefs, go, domains, goTerms };
+}
+
+export function restoreAnnotations(data: AnnotationData): AnnotationTable {
+  return Object.assign(new AnnotationStore(0), data);
+}
+
 type GoAnnotation = AnnotationRow["go"][number];
 type Domain = AnnotationRow["domains"][number];
 /** Shared by every protein without annotations of a kind until it gets one; never modified. */
@@ -28,12 +47,12 @@ const NONE: never[] = [];
  * are kept flat (source, id, source, id, …), domains flat five by five.
  */
 class AnnotationStore implements AnnotationTable {
-  readonly xrefs: string[][];
-  readonly go: GoAnnotation[][];
-  readonly domains: Array<Array<string | number>>;
+  xrefs: string[][];
+  go: GoAnnotation[][];
+  domains: Array<Array<string | number>>;
   goTerms = new Map<string, GoTerm>();
 
-  constructor(readonly count: number) {
+  constructor(public count: number) {
     this.xrefs = new Array<string[]>(count).fill(NONE);
     this.go = new Array<GoAnnotation[]>(count).fill(NONE);
     this.domains = new Array<Array<string | number>>(count).fill(NONE);

@@ -9,7 +9,7 @@
 import { HOMEOLOG, isOrthologType, REL_TYPES } from "../../release-format/format.js";
 import type { PairRow as PairInput } from "../inputs.js";
 import type { Problems } from "../problems.js";
-import { sortRanges, type Engine, type RowTable } from "../engine.js";
+import { sortRanges, type ColumnKind, type Engine, type RowTable, type SortedRows } from "../engine.js";
 import type { FamilyBuild } from "./hogs.js";
 import { deriveFamilyPairsInWorkers } from "./pair-workers.js";
 import { forEachFamilyPair } from "./pairs.js";
@@ -27,6 +27,24 @@ export interface GenomeRelations {
   code: Uint8Array;
   distance: Float64Array;
   score: Float64Array;
+}
+
+/**
+ * Every directed relation as deriveRelations leaves them: rows of the engine's `relations`
+ * table (RELATION_COLUMNS, with distance and score when measured), in the database file of
+ * the task that derived them, and how many there are per genome of the first protein.
+ */
+export interface StoredRelations {
+  count: number;
+  measured: boolean;
+  perGenome: Float64Array;
+}
+
+export const RELATIONS_TABLE = "relations";
+
+/** The columns of the relations table. */
+export function relationColumns(measured: boolean): Record<string, ColumnKind> {
+  return { entry1: "int32", entry2: "int32", code: "uint8", ...(measured ? { distance: "float64" as const, score: "float64" as const } : {}) };
 }
 
 /** Every directed relation, read back one genome (of the first protein) at a time, in genome order. */
@@ -84,14 +102,14 @@ export async function deriveRelations(
   problems: Problems,
   engine: Engine,
   progress?: (familiesDone: number) => void,
-): Promise<RelationsBuild> {
+): Promise<StoredRelations> {
   const given = pairsFile ? await readGivenPairs(pairsFile.path, pairsFile.rows, context, problems) : new PairList();
   // Distances and scores come from a pairs file or from aligning the pairs; without either,
   // records leave them out.
   const { measure } = context;
   const measured = pairsFile !== undefined || measure !== undefined;
-  const table = await engine.table("relations", { entry1: "int32", entry2: "int32", code: "uint8", ...(measured ? { distance: "float64", score: "float64" } : {}) });
-  const spill = new RelationSpill(table, engine.rowsPerRange, context, measured);
+  const table = await engine.table(RELATIONS_TABLE, relationColumns(measured));
+  const spill = new RelationSpill(table, context, measured);
   const givenOrthologs = given.e1.some((e, i) => context.genomeOf(e) !== context.genomeOf(given.e2[i]));
   const givenWithin = given.e1.some((e, i) => context.genomeOf(e) === context.genomeOf(given.e2[i]));
   // A pair's measures: the file's when it gave them, else the alignment's when asked for.
@@ -217,7 +235,6 @@ class RelationSpill {
 
   constructor(
     private readonly table: RowTable,
-    private readonly rowsPerRange: number,
     private readonly context: RelationContext,
     private readonly measured: boolean,
   ) {
@@ -234,51 +251,65 @@ class RelationSpill {
     this.perGenome[this.context.genomeOf(a)]++;
   }
 
-  finish(): RelationsBuild {
-    const { table, measured, perGenome, rowsPerRange } = this;
-    const { genomeFirstEntry, genomeSize, proteinCount } = this.context;
-    // Read back a run of genomes at a time, each run's rows sorted in memory.
-    const entryRanges = sortRanges(perGenome, rowsPerRange).map(({ from, to }) => ({
-      from: genomeFirstEntry[from],
-      to: to < genomeFirstEntry.length ? genomeFirstEntry[to] : proteinCount + 1,
-    }));
-    return {
-      count: table.rows,
-      async *genomes() {
-        let g = 0;
-        let rel = emptyRelations(genomeFirstEntry[0], genomeSize[0], perGenome[0]);
-        let at = 0;
-        // Genome g is complete once every one of its rows is in; genomes with none are yielded empty.
-        const complete = async function* () {
-          while (g < genomeSize.length && at === perGenome[g]) {
-            yield finishRelations(rel);
-            g++;
-            at = 0;
-            if (g < genomeSize.length) rel = emptyRelations(genomeFirstEntry[g], genomeSize[g], perGenome[g]);
-          }
-        };
-        yield* complete();
-        for (const range of entryRanges) {
-          for await (const { count, columns } of table.sorted(["entry1", "entry2"], range)) {
-            const [entry1, entry2, code, distance, score] = columns;
-            for (let r = 0; r < count; r++) {
-              rel.first[entry1[r] - rel.firstEntry + 1]++;
-              rel.entry2[at] = entry2[r];
-              rel.code[at] = code[r];
-              if (measured) {
-                rel.distance[at] = distance[r];
-                rel.score[at] = score[r];
-              }
-              at++;
-              if (at === perGenome[g]) yield* complete();
+  finish(): StoredRelations {
+    this.table.close();
+    return { count: this.table.rows, measured: this.measured, perGenome: this.perGenome };
+  }
+}
+
+/** What reading the relations back needs of the proteins: where each genome's entries start, and how many it has. */
+interface GenomeLayout {
+  genomeFirstEntry: number[];
+  genomeSize: number[];
+  proteinCount: number;
+}
+
+/**
+ * The stored relations, read back from the engine's table a run of genomes at a time (each
+ * run's rows sorted in memory: at most `rowsPerRange` unless one genome has more).
+ */
+export function readRelations(stored: StoredRelations, table: SortedRows, rowsPerRange: number, layout: GenomeLayout): RelationsBuild {
+  const { measured, perGenome } = stored;
+  const { genomeFirstEntry, genomeSize, proteinCount } = layout;
+  const entryRanges = sortRanges(perGenome, rowsPerRange).map(({ from, to }) => ({
+    from: genomeFirstEntry[from],
+    to: to < genomeFirstEntry.length ? genomeFirstEntry[to] : proteinCount + 1,
+  }));
+  return {
+    count: stored.count,
+    async *genomes() {
+      let g = 0;
+      let rel = emptyRelations(genomeFirstEntry[0], genomeSize[0], perGenome[0]);
+      let at = 0;
+      // Genome g is complete once every one of its rows is in; genomes with none are yielded empty.
+      const complete = async function* () {
+        while (g < genomeSize.length && at === perGenome[g]) {
+          yield finishRelations(rel);
+          g++;
+          at = 0;
+          if (g < genomeSize.length) rel = emptyRelations(genomeFirstEntry[g], genomeSize[g], perGenome[g]);
+        }
+      };
+      yield* complete();
+      for (const range of entryRanges) {
+        for await (const { count, columns } of table.sorted(["entry1", "entry2"], range)) {
+          const [entry1, entry2, code, distance, score] = columns;
+          for (let r = 0; r < count; r++) {
+            rel.first[entry1[r] - rel.firstEntry + 1]++;
+            rel.entry2[at] = entry2[r];
+            rel.code[at] = code[r];
+            if (measured) {
+              rel.distance[at] = distance[r];
+              rel.score[at] = score[r];
             }
+            at++;
+            if (at === perGenome[g]) yield* complete();
           }
         }
-        await table.drop();
-        if (g < genomeSize.length) throw new Error(`relations: genome ${g} got ${at} of its ${perGenome[g]} rows back from the engine`);
-      },
-    };
-  }
+      }
+      if (g < genomeSize.length) throw new Error(`relations: genome ${g} got ${at} of its ${perGenome[g]} rows back from the engine`);
+    },
+  };
 }
 
 /** Arrays for one genome's `rows` relations; `first` counts rows per entry until finishRelations. */

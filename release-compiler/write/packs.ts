@@ -19,6 +19,9 @@ import { HASH_BYTES, HASH_HEX_LENGTH, packKey, type ChunkRef, type ChunkTree, ty
 /** Records keep repeated object shapes compact; each chunk carries its own record definitions. */
 const packr = new Packr({ useRecords: true });
 
+/** Numbers the temporary files of packs being written: unique in this process, whichever writer writes them. */
+let temporary = 0;
+
 /** A pack is closed once it reaches this size: one object to store, read by ranges. */
 export const PACK_BYTES = 64 * 2 ** 20;
 
@@ -38,6 +41,8 @@ export interface PackWriter {
   /** One chunk in a pack of its own (the release header). */
   single(value: unknown): ChunkRef;
   readonly stats: PackStats;
+  /** Names of the packs this writer closed, in order (a pack another writer had written already included). */
+  readonly written: string[];
 }
 
 export interface TreeWriter<Start extends number | string> {
@@ -65,7 +70,7 @@ export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWrit
   const dir = join(releaseDir, "packs");
   mkdirSync(dir, { recursive: true });
   const stats: PackStats = { packs: 0, chunks: 0, bytes: 0, largestChunk: 0 };
-  let temporary = 0;
+  const written: string[] = [];
 
   /** A sequence of packs, appended to one at a time. */
   const packStream = () => {
@@ -82,6 +87,7 @@ export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWrit
         stats.bytes += current.size;
       }
       current.file.name = name;
+      written.push(name);
       current = undefined;
     };
     const append = (bytes: Uint8Array): Written => {
@@ -123,6 +129,7 @@ export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWrit
 
   return {
     stats,
+    written,
     tree<Start extends number | string>(): TreeWriter<Start> {
       const data = packStream();
       let starts: Start[] = [];

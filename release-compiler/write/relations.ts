@@ -10,7 +10,7 @@ import { runTasksInOrder } from "../workers.js";
 import { packChunk, type PackWriter, type TreeWriter } from "./packs.js";
 import { chunkCutter } from "./tables.js";
 
-interface RelationTables {
+export interface RelationTables {
   relations: TableRef<Relation[]>;
   pairs: TableRef<PairRow>;
   /** Per ordered genome pair (genome 1 · genomes + genome 2): `[first pairs row, count]`. */

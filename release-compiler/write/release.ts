@@ -1,7 +1,8 @@
 /**
- * The writers' stage: every table, index and genome blob of a derived release, and the
- * manifest naming them.
+ * The writing tasks (tasks.ts): each writes some of the tables and indexes of a derived
+ * release into packs of its own, and hands on their refs; the manifest names them all.
  */
+import { join } from "node:path";
 import {
   FORMAT_VERSION,
   type AnnotationRow,
@@ -24,25 +25,26 @@ import {
 } from "../../release-format/format.js";
 import type { ReleaseConfig } from "../config.js";
 import type { SpeciesInfoRow } from "../inputs.js";
-import type { AnnotationTable } from "../derive/annotations.js";
+import { annotationData, restoreAnnotations, type AnnotationData, type AnnotationTable } from "../derive/annotations.js";
 import { mostCommonDescription } from "../derive/descriptions.js";
 import { entryIdPairs } from "../derive/entry-ids.js";
 import { familyGoRow } from "../derive/family-go.js";
 import { countGenes, genomeDetail } from "../derive/genomes.js";
 import { groupsByFingerprint } from "../derive/groups.js";
 import type { FamilyPlaces, HogFamilies } from "../derive/hog-families.js";
-import type { GeneTreeTable } from "../derive/orthofinder/gene-trees.js";
+import { openGeneTrees, type GeneTreeStore } from "../derive/orthofinder/gene-trees.js";
 import { hogListRows } from "../derive/hog-list.js";
 import { similarProfiles } from "../derive/profiles.js";
 import { exonPairs, type ProteinTable } from "../derive/proteins.js";
-import type { RelationsBuild } from "../derive/relations.js";
+import { readRelations, relationColumns, RELATIONS_TABLE, type StoredRelations } from "../derive/relations.js";
 import { genesSharingFamilies } from "../derive/shared-families.js";
 import type { TaxonomyBuild } from "../derive/taxonomy.js";
 import type { Engine } from "../engine.js";
 import type { Stages } from "../stages.js";
+import type { PackedOutput } from "../tasks.js";
 import type { PackWriter } from "./packs.js";
 import { LAYOUT } from "./layout.js";
-import { writeRelationTables } from "./relations.js";
+import { writeRelationTables, type RelationTables } from "./relations.js";
 import { writeSequenceIndex } from "./sequence-index.js";
 import { writeKeyIndex, writeKeyIndexOfPairs, writeTable } from "./tables.js";
 import { writeXrefSearch } from "./xref-search.js";
@@ -60,48 +62,96 @@ export interface ReleaseBuild extends HogFamilies, FamilyPlaces {
   /** Per entry - 1: group number (0 = none). */
   group: Int32Array;
   annotations: AnnotationTable;
-  relations: RelationsBuild;
-  /** Per family, its gene tree (OrthoFinder releases with gene trees); the table is left out without. */
-  geneTrees?: GeneTreeTable;
+  /** In the derive task's row engine database (DERIVED_ROWS in its folder). */
+  relations: StoredRelations;
+  /** Per family, its gene tree (OrthoFinder releases with gene trees), in a file of the derive task's folder; the table is left out without. */
+  geneTrees?: GeneTreeStore;
   /** Another tool's ids of the HOGs (OrthoFinder releases); the index is left out without. */
   hogAliases?: Map<string, HogAlias>;
 }
 
-/** Writes every table, index and genome blob, and returns the manifest naming them. */
-export async function writeRelease(b: ReleaseBuild, packs: PackWriter, engine: Engine, stage: Stages, jobs: number): Promise<Manifest> {
+/** The derive task's output as kept (snapshot.ts): the build with its annotations as plain data, and the input warnings. */
+export type DerivedRelease = Omit<ReleaseBuild, "annotations"> & { annotations: AnnotationData; warnings: string[]; packed: PackedOutput };
+
+export function derivedRelease(b: ReleaseBuild, warnings: string[], packed: PackedOutput): DerivedRelease {
+  return { ...b, annotations: annotationData(b.annotations), warnings, packed };
+}
+
+export function releaseBuild({ warnings: _, packed: __, ...b }: DerivedRelease): ReleaseBuild {
+  return { ...b, annotations: restoreAnnotations(b.annotations) };
+}
+
+/** The derive task's row engine database, in its folder: the relations (StoredRelations). */
+export const DERIVED_ROWS = "rows.duckdb";
+
+/** What every writing task is given: the build, where its packs go, and how to reach the derive task's files. */
+export interface WriteContext {
+  b: ReleaseBuild;
+  packs: PackWriter;
+  stage: Stages;
+  jobs: number;
+  /** The derive task's folder. */
+  derived: string;
+  /** A row engine of the task's own (scratch) or on the derive task's database (read-only). */
+  engine(readOnlyDatabase?: string): Promise<Engine>;
+}
+
+/** The relations and pairs tables, and what the other tables take from them. */
+export type RelatedTables = RelationTables;
+
+export async function writeRelations({ b, packs, stage, jobs, derived, engine }: WriteContext): Promise<RelatedTables> {
+  const p = b.proteins;
+  const rows = await engine(join(derived, DERIVED_ROWS));
+  try {
+    const relations = readRelations(b.relations, rows.existingTable(RELATIONS_TABLE, relationColumns(b.relations.measured)), rows.rowsPerRange, {
+      genomeFirstEntry: p.genomeFirstEntry,
+      genomeSize: p.genomeSize,
+      proteinCount: p.count,
+    });
+    const related = await writeRelationTables(
+      packs,
+      relations,
+      {
+        genomes: b.species.length,
+        genome: shared(Int32Array, p.genome),
+        isMain: shared(Uint8Array, p.isMain.map(Number)),
+        group: shared(Int32Array, b.group),
+        groupCount: b.groups.length,
+      },
+      LAYOUT,
+      jobs,
+      stage.progress("write relations and pairs", b.species.length, "genomes"),
+    );
+    stage.done("write relations and pairs");
+    return related;
+  } finally {
+    rows.close();
+  }
+}
+
+const summaryOf = (b: ReleaseBuild) => (entry: number): ProteinSummary => {
+  const p = b.proteins;
+  const i = entry - 1;
+  return {
+    entry,
+    canonicalId: p.canonicalId[i],
+    md5: p.md5[i],
+    length: p.sequence[i].length,
+    group: b.group[i],
+    hog: b.hog[i],
+    chromosome: p.chromosome[i],
+    locus: p.locus[i],
+    isMain: p.isMain[i],
+  };
+};
+
+const familyDescriptionsOf = (b: ReleaseBuild) => b.families.map((f) => mostCommonDescription(b.proteins.description, f.members));
+
+/** The tables of a row per protein, group or family, and the pair directory. */
+export function writeRowTables({ b, packs, stage, derived }: WriteContext, related: RelatedTables) {
   const p = b.proteins;
   const genomeOf = (e: number) => p.genome[e - 1];
-  const relationsProgress = stage.progress("write relations and pairs", b.species.length, "genomes");
-  const related = await writeRelationTables(
-    packs,
-    b.relations,
-    {
-      genomes: b.species.length,
-      genome: shared(Int32Array, p.genome),
-      isMain: shared(Uint8Array, p.isMain.map(Number)),
-      group: shared(Int32Array, b.group),
-      groupCount: b.groups.length,
-    },
-    LAYOUT,
-    jobs,
-    relationsProgress,
-  );
-  stage.done("write relations and pairs");
-  const summary = (entry: number): ProteinSummary => {
-    const i = entry - 1;
-    return {
-      entry,
-      canonicalId: p.canonicalId[i],
-      md5: p.md5[i],
-      length: p.sequence[i].length,
-      group: b.group[i],
-      hog: b.hog[i],
-      chromosome: p.chromosome[i],
-      locus: p.locus[i],
-      isMain: p.isMain[i],
-    };
-  };
-
+  const summary = summaryOf(b);
   const proteins = writeTable<ProteinRow>(packs, p.count, LAYOUT.proteinsChunkBytes, (i) => ({
     ...summary(i + 1),
     family: b.family[i],
@@ -111,7 +161,6 @@ export async function writeRelease(b: ReleaseBuild, packs: PackWriter, engine: E
     exons: exonPairs(p.exons[i]),
     description: p.description[i],
   }));
-  const sequences = b.sequences;
   const groups = writeTable<GroupRow>(packs, b.groups.length, LAYOUT.groupsChunkBytes, (g) => ({
     nr: g + 1,
     fingerprint: b.fingerprints[g],
@@ -119,7 +168,7 @@ export async function writeRelease(b: ReleaseBuild, packs: PackWriter, engine: E
     members: b.groups[g].map(summary),
     closeGroups: related.closeGroups[g],
   }));
-  const familyDescriptions = b.families.map((f) => mostCommonDescription(p.description, f.members));
+  const familyDescriptions = familyDescriptionsOf(b);
   const families = writeTable<FamilyRow>(packs, b.families.length, LAYOUT.familiesChunkBytes, (f) => {
     const fam = b.families[f];
     return {
@@ -134,7 +183,7 @@ export async function writeRelease(b: ReleaseBuild, packs: PackWriter, engine: E
   const annotations = writeTable(packs, p.count, LAYOUT.annotationsChunkBytes, (i) => b.annotations.rowAt(i), undefined, (rows) =>
     citedGoTerms(rows, b.annotations.goTerms),
   );
-  const { relations, pairs, directory } = related;
+  const { directory } = related;
   const inFamilies = genesSharingFamilies(b.families, genomeOf, b.species.length);
   const pairDirectory = writeTable<GenomePairRow>(packs, directory.length, LAYOUT.pairDirectoryChunkBytes, (k) => [
     ...directory[k],
@@ -146,16 +195,40 @@ export async function writeRelease(b: ReleaseBuild, packs: PackWriter, engine: E
   const familyGo = writeTable<FamilyGo>(packs, b.families.length, LAYOUT.familyGoChunkBytes, (f) => familyGoRow(b.families[f], b.annotations));
   const peptides = writeTable<string>(packs, p.count, LAYOUT.peptidesChunkBytes, (i) => p.sequence[i], (s) => s.length + 3);
   // Optional: only releases with gene trees have the table, so every other release stays as it was.
-  const geneTrees = b.geneTrees && writeTable<GeneTreeRow>(packs, b.families.length, LAYOUT.geneTreesChunkBytes, (f) => b.geneTrees!.rowOf(f + 1));
-  b.geneTrees?.close();
+  let geneTrees: TableRef<GeneTreeRow> | undefined;
+  if (b.geneTrees) {
+    const trees = openGeneTrees(b.geneTrees, derived);
+    geneTrees = writeTable<GeneTreeRow>(packs, b.families.length, LAYOUT.geneTreesChunkBytes, (f) => trees.rowOf(f + 1));
+    trees.close();
+  }
   stage.done("write protein, group, family and annotation tables");
-  const sequenceIndex = await writeSequenceIndex(packs, p.count, (e) => p.sequence[e - 1], engine, jobs, stage.progress("write sequence index", p.count, "proteins"));
-  stage.done("write sequence index");
-  const xrefSearch = writeXrefSearch(packs, p, (i) => b.annotations.rowAt(i), b.species.map((s) => s.code));
-  stage.done("write cross-reference search");
-  const hogLists = hogListRows(b.families, b.taxonomy, (e) => b.taxonomy.genomeLevels[genomeOf(e)], familyDescriptions);
-  const hogList = writeTable<HogListRow>(packs, hogLists.rows.length, LAYOUT.hogListChunkBytes, (k) => hogLists.rows[k]);
+  return { proteins, groups, families, annotations, pairDirectory, profiles, familyGo, peptides, ...(geneTrees ? { geneTrees } : {}) };
+}
 
+export async function writeSequenceSearch({ b, packs, stage, jobs, engine }: WriteContext) {
+  const p = b.proteins;
+  const kmers = await engine();
+  try {
+    const sequenceIndex = await writeSequenceIndex(packs, p.count, (e) => p.sequence[e - 1], kmers, jobs, stage.progress("write sequence index", p.count, "proteins"));
+    stage.done("write sequence index");
+    return { sequenceIndex };
+  } finally {
+    kmers.close();
+  }
+}
+
+export function writeXrefs({ b, packs, stage }: WriteContext) {
+  const xrefSearch = writeXrefSearch(packs, b.proteins, (i) => b.annotations.rowAt(i), b.species.map((s) => s.code));
+  stage.done("write cross-reference search");
+  return { xrefSearch };
+}
+
+/** The HOG lists, genome details and key indexes, and what the header says of the genomes. */
+export function writeIndexes({ b, packs, stage }: WriteContext) {
+  const p = b.proteins;
+  const genomeOf = (e: number) => p.genome[e - 1];
+  const hogLists = hogListRows(b.families, b.taxonomy, (e) => b.taxonomy.genomeLevels[genomeOf(e)], familyDescriptionsOf(b));
+  const hogList = writeTable<HogListRow>(packs, hogLists.rows.length, LAYOUT.hogListChunkBytes, (k) => hogLists.rows[k]);
   const genomes: GenomeInfo[] = b.species.map((s, g) => ({
     code: s.code,
     taxonId: s.taxonId,
@@ -168,34 +241,58 @@ export async function writeRelease(b: ReleaseBuild, packs: PackWriter, engine: E
   }));
   const genomeDetails = writeTable(packs, genomes.length, LAYOUT.genomeDetailsChunkBytes, (g) => genomeDetail(p, g));
   const entryIds = entryIdPairs(p, b.annotations);
+  const indexes = {
+    entryIds: writeKeyIndexOfPairs(packs, entryIds.keys, entryIds.entries, LAYOUT.leafBytes),
+    fingerprints: writeKeyIndex(packs, groupsByFingerprint(b.fingerprints), LAYOUT.leafBytes),
+    hogIds: writeKeyIndex(packs, b.hogIds, LAYOUT.leafBytes),
+    goTerms: writeKeyIndex(packs, b.annotations.goTerms, LAYOUT.leafBytes),
+    ...(b.hogAliases ? { hogAliases: writeKeyIndex(packs, b.hogAliases, LAYOUT.leafBytes) } : {}),
+  };
+  stage.done("write the other tables and indexes");
+  return {
+    genomes,
+    hogList,
+    genomeDetails,
+    hogLists: { roots: hogLists.roots, levels: hogLists.levels },
+    indexes,
+  };
+}
 
+/** What the writing tasks wrote, by task. */
+export interface WrittenRelease {
+  relations: RelatedTables;
+  tables: ReturnType<typeof writeRowTables>;
+  "sequence-index": Awaited<ReturnType<typeof writeSequenceSearch>>;
+  "xref-search": ReturnType<typeof writeXrefs>;
+  indexes: ReturnType<typeof writeIndexes>;
+}
+
+/** The manifest naming every table, index and genome blob the tasks wrote. */
+export function releaseManifest(d: DerivedRelease, w: WrittenRelease): Manifest {
+  const { relations, pairs } = w.relations;
+  const { genomes, hogList, genomeDetails, hogLists, indexes } = w.indexes;
+  const { proteins, groups, families, annotations, pairDirectory, profiles, familyGo, peptides, geneTrees } = w.tables;
   return {
     format: FORMAT_VERSION,
-    name: b.config.name,
-    hogPrefix: b.config.hogReleaseLetter ?? "",
-    date: b.config.date ?? "",
+    name: d.config.name,
+    hogPrefix: d.config.hogReleaseLetter ?? "",
+    date: d.config.date ?? "",
     // Only the `oma` profile is recorded: a release compiled without the key (or with "orth") is byte-identical to one from before the key.
-    ...(b.config.fieldNames === "oma" ? { fieldNames: "oma" as const } : {}),
+    ...(d.config.fieldNames === "oma" ? { fieldNames: "oma" as const } : {}),
     counts: {
       genomes: genomes.length,
-      proteins: p.count,
-      groups: b.groups.length,
-      families: b.families.length,
-      hogs: b.hogIds.size,
+      proteins: d.proteins.count,
+      groups: d.groups.length,
+      families: d.families.length,
+      hogs: d.hogIds.size,
     },
-    taxonomy: { names: b.taxonomy.names, parents: b.taxonomy.parents, genomes: b.taxonomy.genomes, taxonIds: b.taxonomy.taxonIds },
+    taxonomy: { names: d.taxonomy.names, parents: d.taxonomy.parents, genomes: d.taxonomy.genomes, taxonIds: d.taxonomy.taxonIds },
     genomes,
-    tables: { proteins, sequences, groups, families, annotations, relations, pairs, pairDirectory, hogList, profiles, familyGo, peptides, ...(geneTrees ? { geneTrees } : {}), genomeDetails },
-    sequenceIndex,
-    hogLists: { roots: hogLists.roots, levels: hogLists.levels },
-    xrefSearch,
-    indexes: {
-      entryIds: writeKeyIndexOfPairs(packs, entryIds.keys, entryIds.entries, LAYOUT.leafBytes),
-      fingerprints: writeKeyIndex(packs, groupsByFingerprint(b.fingerprints), LAYOUT.leafBytes),
-      hogIds: writeKeyIndex(packs, b.hogIds, LAYOUT.leafBytes),
-      goTerms: writeKeyIndex(packs, b.annotations.goTerms, LAYOUT.leafBytes),
-      ...(b.hogAliases ? { hogAliases: writeKeyIndex(packs, b.hogAliases, LAYOUT.leafBytes) } : {}),
-    },
+    tables: { proteins, sequences: d.sequences, groups, families, annotations, relations, pairs, pairDirectory, hogList, profiles, familyGo, peptides, ...(geneTrees ? { geneTrees } : {}), genomeDetails },
+    sequenceIndex: w["sequence-index"].sequenceIndex,
+    hogLists,
+    xrefSearch: w["xref-search"].xrefSearch,
+    indexes,
   };
 }
 

@@ -164,28 +164,34 @@ describe("npm run compile", () => {
     expect(releaseFiles(join(dir, "two"))).toEqual(releaseFiles(join(dir, "one")));
   });
 
-  it("killed part-way, leaves nothing behind once compiled again, and gives the same bytes", async () => {
+  it("killed part-way, resumes from its finished tasks, leaves nothing behind, and gives the same bytes", async () => {
     const dir = mkdtempSync(join(tmpdir(), "orth-killed-"));
     const out = join(dir, "release");
     const child = spawn(resolve(ROOT, "node_modules/.bin/tsx"), [resolve(ROOT, "release-compiler/cli.ts"), "--config", join(input, "release.json"), "--out", out], { cwd: ROOT, stdio: "ignore" });
-    const closed = new Promise((done) => child.on("close", done));
-    // tsx runs the compile in a child of its own: kill the whole group once the compile's scratch folder is there.
+    let exit: number | null | undefined;
+    const closed = new Promise((done) => child.on("close", (code) => done((exit = code))));
+    // tsx runs the compile in a child of its own: kill the whole group once the relations task has finished.
+    const finished = () => (existsSync(join(dir, "release.work", "done")) ? readdirSync(join(dir, "release.work", "done")) : []);
     await new Promise<void>((done) => {
       const poll = setInterval(() => {
-        if (readdirSync(dir).some((name) => name.startsWith("release.scratch-"))) {
+        if (finished().some((name) => name.startsWith("relations-"))) {
           clearInterval(poll);
           spawn("pkill", ["-KILL", "-f", `release-compiler/cli.ts.*${out}`]).on("close", () => done());
         }
       }, 10);
     });
     await closed;
-    const left = readdirSync(dir);
-    expect(left.some((name) => name.startsWith("release.scratch-"))).toBe(true);
+    expect(exit, "the compile finished before it was killed").not.toBe(0);
     expect(existsSync(join(out, "manifest.json"))).toBe(false);
+    const before = finished();
+    expect(before.some((name) => name.startsWith("derive-"))).toBe(true);
 
     const again = await cli(["--config", join(input, "release.json"), "--out", out]);
     expect(again.code).toBe(0);
-    for (const name of left) expect(again.stdout).toContain(`removed ${join(dir, name)}, left by a compile that did not finish`);
+    for (const name of before) expect(again.stdout).toContain(`${name.replace(/-[0-9a-f]+$/, "")}: finished by an earlier run, loaded from ${join(dir, "release.work", "tasks", name)}`);
+    expect(again.stdout).toMatch(/^load the derived release: /m);
+    expect(again.stdout).toMatch(/^write sequence index: /m);
+    expect(again.stdout).not.toMatch(/^pairwise relations: /m);
     expect(readdirSync(dir)).toEqual(["release"]);
     const clean = await compileRelease(join(input, "release.json"), join(dir, "clean"));
     expect(releaseFiles(out)).toEqual(releaseFiles(clean.outDir));

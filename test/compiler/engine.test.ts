@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { FamilyBuild } from "../../release-compiler/derive/hogs.js";
 import { deriveFamilyPairsInWorkers } from "../../release-compiler/derive/pair-workers.js";
 import { familyPairs } from "../../release-compiler/derive/pairs.js";
-import { deriveRelations } from "../../release-compiler/derive/relations.js";
+import { deriveRelations, readRelations, relationColumns, RELATIONS_TABLE } from "../../release-compiler/derive/relations.js";
 import { openEngine, type Engine } from "../../release-compiler/engine.js";
 import { Problems } from "../../release-compiler/problems.js";
 import { scratchFolder } from "../../release-compiler/scratch.js";
@@ -24,7 +24,7 @@ import { tempPacks } from "./temp-packs.js";
 const scratch = scratchFolder(join(mkdtempSync(join(tmpdir(), "orth-engine-")), "scratch"));
 const engines: Engine[] = [];
 const engine = async (threads = 2, memoryBytes = 256 * 2 ** 20, folder = scratch.folder("engine")) => {
-  const opened = await openEngine({ folder, threads, memoryBytes });
+  const opened = await openEngine({ database: join(folder, "rows.duckdb"), spill: join(folder, "spill"), threads, memoryBytes });
   engines.push(opened);
   return opened;
 };
@@ -52,7 +52,7 @@ describe("the row engine", () => {
     }
     expected.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
     expect(back).toEqual(expected);
-    expect(() => rows.append(1, 2)).toThrow(/append after sorted/);
+    expect(() => rows.append(1, 2)).toThrow(/append after close\(\) or sorted\(\)/);
   });
 
   it("sorts more rows than its memory limit holds, spilling to its folder", async () => {
@@ -91,7 +91,8 @@ describe("relations spilled by genome", () => {
       { kind: SPECIATION, parent: 1, lo: 1, hi: 2, id: "HOG:1.1b", level: 1, levels: [1], completeness: 1 },
     ];
     const family: FamilyBuild = { index: 1, rootId: "HOG:1", rootHog: 1, nodes, members: [3, 1, 5, 4], memberNode: [2, 3, 0, 0] };
-    const relations = await deriveRelations(
+    const rowEngine = await engine();
+    const stored = await deriveRelations(
       [family],
       undefined,
       {
@@ -103,8 +104,14 @@ describe("relations spilled by genome", () => {
         entryOfId: () => undefined,
       },
       new Problems(),
-      await engine(),
+      rowEngine,
     );
+    // Read back as the task after reads them: the table as closed, by name.
+    const relations = readRelations(stored, rowEngine.existingTable(RELATIONS_TABLE, relationColumns(stored.measured)), rowEngine.rowsPerRange, {
+      genomeFirstEntry: [1, 4],
+      genomeSize: [3, 3],
+      proteinCount: 6,
+    });
     expect(relations.count).toBe(2 * (1 + 4));
     const genomes = [];
     for await (const g of relations.genomes()) genomes.push(g);

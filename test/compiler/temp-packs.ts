@@ -56,5 +56,8 @@ export function tempPacks(packBytes?: number): TempPacks {
     get stats() {
       return writer.stats;
     },
+    get written() {
+      return writer.written;
+    },
   };
 }

@@ -2,24 +2,50 @@
  * OrthoFinder's resolved gene trees as the release's `geneTrees` table: each family serves the
  * tree of its root's orthogroup (2.x splits a few orthogroups into several N0 HOGs: each of
  * those families serves the whole tree). Every leaf must name a protein: `<species>_<gene id>`,
- * the OrthoFinder species name, `_`, then the FASTA id. Trees wait in a scratch file until
- * their family's row is written, so they are never all held.
+ * the OrthoFinder species name, `_`, then the FASTA id. Trees wait in a file of the derive
+ * task's folder until their family's row is written, so they are never all held.
  */
 import { appendFileSync, closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { GeneTreeRow } from "../../../release-format/format.js";
 import type { Problems } from "../../problems.js";
 import { readGeneTrees } from "../../readers/orthofinder/gene-trees.js";
-import type { ScratchFolder } from "../../scratch.js";
 import type { ProteinTable } from "../proteins.js";
 import type { OrthoFinderSpecies } from "./species.js";
 
-export interface GeneTreeTable {
+/** The trees as read: their Newick text in a file of the task's folder, and where each orthogroup's is. */
+export interface GeneTreeStore {
   /** How many families have a tree. */
   count: number;
-  /** The row of family `family` (1-based). Reads the scratch file. */
+  /** The file's name in the folder it was written to. */
+  file: string;
+  at: Map<string, [number, number]>;
+  /** Per family - 1, the orthogroup of its root. */
+  orthogroupOf: string[];
+}
+
+export interface GeneTreeTable {
+  /** The row of family `family` (1-based). Reads the file. */
   rowOf(family: number): GeneTreeRow;
   close(): void;
+}
+
+/** The trees of `store`, read from `folder`, where readOrthoFinderGeneTrees wrote them. */
+export function openGeneTrees(store: GeneTreeStore, folder: string): GeneTreeTable {
+  const fd = openSync(join(folder, store.file), "r");
+  return {
+    rowOf(family) {
+      const og = store.orthogroupOf[family - 1];
+      const at = store.at.get(og);
+      if (!at) return null;
+      const buffer = Buffer.alloc(at[1]);
+      readSync(fd, buffer, 0, at[1], at[0]);
+      return [og, buffer.toString("utf8")];
+    },
+    close() {
+      closeSync(fd);
+    },
+  };
 }
 
 export async function readOrthoFinderGeneTrees(
@@ -27,8 +53,8 @@ export async function readOrthoFinderGeneTrees(
   orthogroupOf: string[],
   proteins: ProteinTable,
   problems: Problems,
-  scratch: ScratchFolder,
-): Promise<GeneTreeTable | undefined> {
+  folder: string,
+): Promise<GeneTreeStore | undefined> {
   const source = of.results.geneTrees;
   if (!source) return undefined;
   // Species names longest first: a name may be a prefix of another (`Ecoli` and `Ecoli_K12`).
@@ -43,7 +69,8 @@ export async function readOrthoFinderGeneTrees(
   };
 
   const wanted = new Set(orthogroupOf);
-  const path = join(scratch.folder("gene-trees"), "trees.txt");
+  const file = "gene-trees.txt";
+  const path = join(folder, file);
   const stored = new Map<string, [number, number]>();
   let offset = 0;
   let unused = 0;
@@ -67,19 +94,5 @@ export async function readOrthoFinderGeneTrees(
   if (unused) problems.warn(firstUnused.file, firstUnused.line, `${unused} gene tree(s) of orthogroups in no HOG family are not served (the first here)`);
   if (stored.size === 0) return undefined;
 
-  const fd = openSync(path, "r");
-  return {
-    count: orthogroupOf.filter((og) => stored.has(og)).length,
-    rowOf(family) {
-      const og = orthogroupOf[family - 1];
-      const at = stored.get(og);
-      if (!at) return null;
-      const buffer = Buffer.alloc(at[1]);
-      readSync(fd, buffer, 0, at[1], at[0]);
-      return [og, buffer.toString("utf8")];
-    },
-    close() {
-      closeSync(fd);
-    },
-  };
+  return { count: orthogroupOf.filter((og) => stored.has(og)).length, file, at: stored, orthogroupOf };
 }

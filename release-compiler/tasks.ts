@@ -1,0 +1,197 @@
+/**
+ * The compile's tasks and their ledger: a work folder where each finished task leaves its
+ * outputs, so that a compile killed part-way and started again redoes only what did not
+ * finish, and so that a workflow engine (Snakemake, workflow/Snakefile) can run each task as a
+ * job of its own, here or on other machines sharing the folder.
+ *
+ * A task's outputs are named by its inputs (input-addressed, as Nix and Bazel name theirs):
+ * the key of a task hashes the bytes of every input file the config names, the config
+ * itself, the compiler's own source and Node's version, the options that change the release,
+ * and the keys of the tasks it needs. So every key is known before anything runs (the
+ * workflow's plan), a finished task is never redone, and a change anywhere upstream gives
+ * new keys downstream.
+ *
+ * work/
+ *   tasks/<name>-<key>/   a finished task: output.v8 (snapshot.ts) and any files it keeps
+ *   done/<name>-<key>     written last, once the folder above is in place: the task is finished
+ *   packs/                packs of every task, named by the hash of their bytes
+ *   tmp/<name>-<pid>/     a running task's scratch files (row engine spill files, …)
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, openSync, closeSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ReleaseConfig } from "./config.js";
+import { loadSnapshot, saveSnapshot } from "./snapshot.js";
+
+/** The tasks of a compile in the order one process runs them, each after the tasks it needs. */
+export const TASKS = {
+  derive: [],
+  relations: ["derive"],
+  tables: ["derive", "relations"],
+  "sequence-index": ["derive"],
+  "xref-search": ["derive"],
+  indexes: ["derive"],
+} as const satisfies Record<string, readonly string[]>;
+
+export type TaskName = keyof typeof TASKS;
+export const TASK_NAMES = Object.keys(TASKS) as TaskName[];
+
+/** What a task that writes packs hands on besides its own output: the packs the release must hold. */
+export interface PackedOutput {
+  packs: string[];
+  chunks: number;
+  largestChunk: number;
+}
+
+/** Options of a compile that change what it writes (jobs and memory never do). */
+export interface ReleaseOptions {
+  alignPairs: boolean;
+}
+
+export interface TaskLedger {
+  readonly work: string;
+  /** Where every task writes its packs. */
+  readonly packsFolder: string;
+  readonly keys: Record<TaskName, string>;
+  /** The folder of a finished task's outputs. */
+  folder(name: TaskName): string;
+  /** The file whose presence says the task finished. */
+  marker(name: TaskName): string;
+  isDone(name: TaskName): boolean;
+  /**
+   * Runs a task, unless a run before finished it: then its output is loaded. `compute` writes
+   * any files it keeps into its folder and gets a scratch folder that is removed after.
+   */
+  run<T>(name: TaskName, compute: (folder: string, scratch: string) => Promise<T>, log?: (line: string) => void): Promise<T>;
+  load<T>(name: TaskName): T;
+  /** Removes what killed runs left (unfinished task folders, scratch, packs being written) and finished tasks of other keys. */
+  prune(): string[];
+}
+
+/** The ledger of a release's tasks in `work`; hashes every input (a few seconds per GB). */
+export function taskLedger(work: string, config: ReleaseConfig, options: ReleaseOptions): TaskLedger {
+  const inputs = hashInputs(config, options);
+  const keys = {} as Record<TaskName, string>;
+  for (const name of TASK_NAMES) {
+    const hash = createHash("sha256").update(`${name}\n${inputs}\n`);
+    for (const need of TASKS[name]) hash.update(`${need}=${keys[need as TaskName]}\n`);
+    keys[name] = hash.digest("hex").slice(0, 24);
+  }
+  const id = (name: TaskName) => `${name}-${keys[name]}`;
+  const folder = (name: TaskName) => join(work, "tasks", id(name));
+  const marker = (name: TaskName) => join(work, "done", id(name));
+  const packsFolder = join(work, "packs");
+  for (const sub of ["tasks", "done", "packs", "tmp"]) mkdirSync(join(work, sub), { recursive: true });
+  const load = <T>(name: TaskName): T => loadSnapshot<T>(join(folder(name), "output.v8"));
+
+  return {
+    work,
+    packsFolder,
+    keys,
+    folder,
+    marker,
+    isDone: (name) => existsSync(marker(name)),
+    load,
+    async run(name, compute, log) {
+      if (existsSync(marker(name))) {
+        log?.(`${name}: finished by an earlier run, loaded from ${folder(name)}`);
+        return load(name);
+      }
+      const partial = `${folder(name)}.partial-${process.pid}`;
+      const scratch = join(work, "tmp", `${name}-${process.pid}`);
+      rmSync(partial, { recursive: true, force: true });
+      rmSync(scratch, { recursive: true, force: true });
+      mkdirSync(partial);
+      mkdirSync(scratch);
+      try {
+        const output = await compute(partial, scratch);
+        saveSnapshot(join(partial, "output.v8"), output);
+        rmSync(folder(name), { recursive: true, force: true });
+        renameSync(partial, folder(name));
+        closeSync(openSync(marker(name), "w"));
+        return output;
+      } catch (error) {
+        rmSync(partial, { recursive: true, force: true });
+        throw error;
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
+    },
+    prune() {
+      const removed: string[] = [];
+      const current = new Set(TASK_NAMES.map(id));
+      const remove = (path: string) => {
+        rmSync(path, { recursive: true, force: true });
+        removed.push(path);
+      };
+      for (const name of readdirSync(join(work, "tasks"))) {
+        const partial = /\.partial-(\d+)$/.exec(name);
+        if (partial ? !isRunning(Number(partial[1])) : !current.has(name)) remove(join(work, "tasks", name));
+      }
+      for (const name of readdirSync(join(work, "done"))) if (!current.has(name)) remove(join(work, "done", name));
+      for (const name of readdirSync(join(work, "tmp"))) {
+        if (!isRunning(Number(/-(\d+)$/.exec(name)?.[1]))) remove(join(work, "tmp", name));
+      }
+      for (const name of readdirSync(packsFolder)) {
+        const writing = /^\.writing-(\d+)-/.exec(name);
+        if (writing && !isRunning(Number(writing[1]))) remove(join(packsFolder, name));
+      }
+      return removed;
+    },
+  };
+}
+
+/**
+ * One hash of everything a release is made from: the config (its resolved paths and values),
+ * the bytes of every file it names (folders: every file under them, by relative path), the
+ * compiler's source and Node's version, and the options that change the output.
+ */
+function hashInputs(config: ReleaseConfig, options: ReleaseOptions): string {
+  const hash = createHash("sha256");
+  hash.update(`node ${process.version}\n`);
+  hash.update(`options ${JSON.stringify(options)}\n`);
+  hash.update(`config ${JSON.stringify(config)}\n`);
+  const paths = Object.values(config).flatMap((v) => (typeof v === "string" ? [v] : Array.isArray(v) ? v : []));
+  for (const path of [...new Set(paths)].sort()) if (existsSync(path)) hashPath(hash, path, path);
+  for (const source of [COMPILER, FORMAT]) hashPath(hash, source, source, (file) => file.endsWith(".ts"));
+  return hash.digest("hex");
+}
+
+const COMPILER = dirname(fileURLToPath(import.meta.url));
+const FORMAT = join(COMPILER, "..", "release-format");
+
+function hashPath(hash: ReturnType<typeof createHash>, path: string, root: string, keep: (file: string) => boolean = () => true): void {
+  if (statSync(path).isDirectory()) {
+    for (const name of readdirSync(path).sort()) hashPath(hash, join(path, name), root, keep);
+    return;
+  }
+  if (!keep(path)) return;
+  hash.update(`file ${relative(root, path)}\n`);
+  const fd = openSync(path, "r");
+  const buffer = Buffer.alloc(1 << 20);
+  try {
+    for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A task was asked to run (`--task`) before a task it needs had finished. */
+export class UnfinishedTask extends Error {}
+
+/** Whether process `pid` still runs (a zombie does not). */
+export function isRunning(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"; // running, as another user
+  }
+  // A killed process whose parent died too may linger as a zombie where nothing reaps orphans (containers).
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
+  } catch {
+    return true; // no /proc: trust the signal
+  }
+}
