@@ -1,0 +1,71 @@
+/**
+ * The compile as a workflow: Snakemake (Debian's snakemake, workflow/Snakefile) runs each of the
+ * compiler's tasks as a job of its own and gives the release `npm run compile` gives, on the
+ * simulated release and on the real primates and OrthoFinder 3.1 releases (gene trees); a
+ * second run finds nothing to do; a task run before the tasks it needs is refused.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { TASK_NAMES } from "../../release-compiler/tasks.js";
+import { TEST_BUILD } from "../build-dir.js";
+import { hasSharedData, warnWithoutSharedData } from "../shared-data.js";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+
+/** A release's manifest and its pack names (each a hash of its bytes): equal lists are byte-identical releases. */
+const releaseFiles = (dir: string) => [readFileSync(join(dir, "manifest.json"), "utf8"), ...readdirSync(join(dir, "packs")).sort()];
+
+const run = (command: string, args: string[], cwd = ROOT) =>
+  promisify(execFile)(command, args, { cwd, maxBuffer: 64 * 2 ** 20 }).then(
+    (r) => ({ code: 0, ...r }),
+    (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }),
+  );
+
+async function snakemake(config: string) {
+  const dir = mkdtempSync(join(tmpdir(), "orth-workflow-"));
+  const args = ["--snakefile", join(ROOT, "workflow/Snakefile"), "--directory", dir, "--cores", "2", "--config", `release=${config}`, `out=${join(dir, "release")}`];
+  return { out: join(dir, "release"), first: await run("snakemake", args, dir), again: await run("snakemake", args, dir) };
+}
+
+function expectSameRelease(workflow: Awaited<ReturnType<typeof snakemake>>, compiled: string) {
+  expect(workflow.first.code, workflow.first.stderr).toBe(0);
+  // Snakemake logs its jobs on stderr: one per task, and the release.
+  for (const rule of [...TASK_NAMES.map((name) => name.replace("-", "_")), "release"]) expect(workflow.first.stderr).toMatch(new RegExp(`^rule ${rule}:$`, "m"));
+  expect(releaseFiles(workflow.out)).toEqual(releaseFiles(compiled));
+  expect(workflow.again.code).toBe(0);
+  expect(workflow.again.stderr).toContain("Nothing to be done");
+}
+
+describe("the Snakemake workflow", () => {
+  it("gives the simulated release npm run compile gives, and finds nothing to do after", async () => {
+    expectSameRelease(await snakemake(join(TEST_BUILD, "sim-input/release.json")), join(TEST_BUILD, "sim"));
+  });
+
+  warnWithoutSharedData("the workflow on the primates-chr12 and OrthoFinder 3.1 releases");
+  it.skipIf(!hasSharedData)("gives the primates-chr12 and OrthoFinder 3.1 releases npm run compile gives", async () => {
+    expectSameRelease(await snakemake(join(ROOT, "test/fixtures/primates-chr12.release.json")), join(TEST_BUILD, "primates"));
+    expectSameRelease(await snakemake(join(ROOT, "test/fixtures/orthofinder-mycoplasmoides-3.1.release.json")), join(TEST_BUILD, "orthofinder31"));
+  });
+});
+
+describe("npm run compile -- --task", () => {
+  it("refuses a task whose needs have not finished, and plans every task with the file that says it finished", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "orth-task-"));
+    const cli = (...args: string[]) =>
+      run(resolve(ROOT, "node_modules/.bin/tsx"), [resolve(ROOT, "release-compiler/cli.ts"), "--config", join(TEST_BUILD, "sim-input/release.json"), "--out", join(dir, "release"), "--work", join(dir, "work"), ...args]);
+    const early = await cli("--task", "tables");
+    expect(early.code).toBe(2);
+    expect(early.stderr).toContain(`task tables needs task derive, which has not finished in ${join(dir, "work")}`);
+    expect((await cli("--task", "everything")).code).toBe(2);
+
+    const plan = JSON.parse((await cli("--plan")).stdout) as { out: string; work: string; tasks: Record<string, { needs: string[]; done: string }> };
+    expect(plan.out).toBe(join(dir, "release"));
+    expect(Object.keys(plan.tasks)).toEqual(TASK_NAMES);
+    expect(plan.tasks.tables.needs).toEqual(["derive", "relations"]);
+    for (const name of TASK_NAMES) expect(plan.tasks[name].done).toMatch(new RegExp(`^${join(dir, "work", "done", name)}-[0-9a-f]{24}$`));
+  });
+});
