@@ -24,7 +24,7 @@ import { PAGE_ENTRIES, ROOT_ENTRIES } from "../release-format/directory.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
 import { readStageLines } from "../release-compiler/stages.js";
 import { kib } from "./load.js";
-import { runMeasured } from "./measured-run.js";
+import { compileScratch, runMeasured } from "./measured-run.js";
 import { releaseSize } from "./release-size.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -76,7 +76,7 @@ async function ensureRelease(log: (line: string) => void): Promise<CompileFigure
   log(`compiling (a child process with a 20 GB heap, ${COMPILE_FLAGS.join(" ")})…`);
   const run = await runMeasured(process.execPath, ["--max-old-space-size=20000", "--import", "tsx", resolve(ROOT, "release-compiler/cli.ts"), "--config", resolve(INPUT, "release.json"), "--out", RELEASE, "--verbose", ...COMPILE_FLAGS], {
     cwd: ROOT,
-    scratchOf: (pid) => `${RELEASE}.scratch-${pid}`,
+    scratchOf: (pid) => compileScratch(RELEASE, pid),
     echo: log,
   });
   if (run.code !== 0) throw new Error(`compile failed (${run.code}): ${run.output.slice(-2000)}`);

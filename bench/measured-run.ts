@@ -2,8 +2,9 @@
  * A command run as a child process while its peak resident set and its scratch disk are
  * measured: the kernel's high-water mark (VmHWM) of the process, read every 100 ms, and the
  * process's own report of its peak (the compile CLI prints it last), whichever is larger; the
- * largest the compile's scratch folder (`<out>.scratch-<pid>`, the row engine's database and
- * spill files) grew, in bytes allocated on disk, read every second.
+ * largest the compile's scratch folders grew (`scratchOf`: its work folder's tasks and scratch,
+ * the row engine's databases and spill files and the derived release, without the packs that
+ * become the release), in bytes allocated on disk, read every second.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -15,14 +16,21 @@ export interface MeasuredRun {
   output: string;
   seconds: number;
   peakKb: number;
-  /** Largest size of the scratch folder, when `scratchOf` was given. */
+  /** Largest size of the scratch folders, when `scratchOf` was given. */
   peakScratchBytes: number;
 }
 
 export function runMeasured(
   command: string,
   args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; scratchOf?: (pid: number) => string; echo?: (line: string) => void },
+  options: {
+    cwd: string;
+    env?: NodeJS.ProcessEnv;
+    scratchOf?: (pid: number) => string[];
+    echo?: (line: string) => void;
+    /** Peak of the resident sets of the process and all its descendants together (a workflow's jobs), sampled, instead of its own high-water mark. */
+    tree?: boolean;
+  },
 ): Promise<MeasuredRun> {
   return new Promise((done, fail) => {
     const started = performance.now();
@@ -37,6 +45,10 @@ export function runMeasured(
     child.stdout.on("data", take);
     child.stderr.on("data", take);
     const memory = setInterval(() => {
+      if (options.tree) {
+        peakKb = Math.max(peakKb, treeRssKb(child.pid!));
+        return;
+      }
       try {
         const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
         if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
@@ -46,7 +58,7 @@ export function runMeasured(
     }, 100);
     const disk = options.scratchOf
       ? setInterval(() => {
-          peakScratchBytes = Math.max(peakScratchBytes, allocatedBytes(options.scratchOf!(child.pid!)));
+          peakScratchBytes = Math.max(peakScratchBytes, options.scratchOf!(child.pid!).reduce((n, path) => n + allocatedBytes(path), 0));
         }, 1000)
       : undefined;
     child.on("error", fail);
@@ -54,10 +66,44 @@ export function runMeasured(
       clearInterval(memory);
       clearInterval(disk);
       const reported = /peak RSS (\d+) MB/.exec(output);
-      if (reported) peakKb = Math.max(peakKb, Number(reported[1]) * 1024);
+      if (reported && !options.tree) peakKb = Math.max(peakKb, Number(reported[1]) * 1024);
       done({ code: code ?? 1, output, seconds: (performance.now() - started) / 1000, peakKb, peakScratchBytes });
     });
   });
+}
+
+/** The resident set of a process and its descendants, in kB, now. */
+function treeRssKb(root: number): number {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const parent = Number(readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1].split(" ")[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
+    } catch {
+      // the process has just ended
+    }
+  }
+  let total = 0;
+  for (const pending = [root]; pending.length; ) {
+    const pid = pending.pop()!;
+    pending.push(...(children.get(pid) ?? []));
+    try {
+      total += Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      // the process has just ended
+    }
+  }
+  return total;
+}
+
+/**
+ * A compile's scratch beside its release `out`: the work folder's finished tasks and running
+ * tasks' scratch (not its packs, which become the release), or, for compilers before the
+ * work folder, the scratch folder of the process.
+ */
+export function compileScratch(out: string, pid: number): string[] {
+  return [join(`${out}.work`, "tasks"), join(`${out}.work`, "tmp"), `${out}.scratch-${pid}`];
 }
 
 /** Bytes a folder's files take on disk (allocated blocks, so sparse files count what they use). */

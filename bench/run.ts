@@ -4,7 +4,7 @@
  * in one run rather than absolute times across runs. The `## Soak` section belongs to
  * `npm run soak` and is kept as it is.
  *
- * `npm run bench -- --only compile,serve,formats,at-scale,search,downloads,scale,costs` runs some sections and keeps the others'
+ * `npm run bench -- --only compile,workflow,serve,formats,at-scale,search,downloads,scale,costs` runs some sections and keeps the others'
  * figures from the file (scale alone reprojects the release the last compile run kept; costs
  * prices the sections as they stand, see costs.ts).
  */
@@ -13,6 +13,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ensureDemoRelease } from "../release-compiler/local/start.js";
 import { compileBenchmark, LARGEST, type CompileBenchmark } from "./compile.js";
+import { workflowBenchmark } from "./workflow.js";
 import { costsSection } from "./costs.js";
 import { downloadsBenchmark } from "./downloads.js";
 import { atScaleBasis, atScaleBenchmark } from "./at-scale.js";
@@ -24,8 +25,8 @@ import { serveBenchmark } from "./serve.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const FILE = resolve(ROOT, "BENCHMARKS.md");
-const SECTIONS = ["compile", "serve", "formats", "at-scale", "search", "downloads", "scale", "costs"] as const;
-const TITLES = { targets: "Targets", compile: "Compile", serve: "Serve", formats: "Format 3 and 4", "at-scale": "At 2,500 genomes", search: "Search", downloads: "Downloads", scale: "Scale on paper", costs: "Costs", soak: "Soak" };
+const SECTIONS = ["compile", "workflow", "serve", "formats", "at-scale", "search", "downloads", "scale", "costs"] as const;
+const TITLES = { targets: "Targets", compile: "Compile", workflow: "Compile as tasks", serve: "Serve", formats: "Format 3 and 4", "at-scale": "At 2,500 genomes", search: "Search", downloads: "Downloads", scale: "Scale on paper", costs: "Costs", soak: "Soak" };
 
 /**
  * The issue's targets and, where one is missed, its cause. The verdicts and figures are in the
@@ -51,7 +52,7 @@ function sectionsOnFile(): Map<string, string> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { only: { type: "string" } }, strict: true });
-  const only = new Set((values.only ?? "compile,serve,formats,at-scale,search,downloads,costs").split(",").map((s) => s.trim()));
+  const only = new Set((values.only ?? "compile,workflow,serve,formats,at-scale,search,downloads,costs").split(",").map((s) => s.trim()));
   for (const name of only) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`--only: unknown section ${name} (${SECTIONS.join(", ")})`);
   const log = (line: string) => console.log(`[bench] ${line}`);
   const started = new Date();
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
     body.set(TITLES.compile, compile.markdown);
     largest = compile.largest;
   }
+  if (only.has("workflow")) body.set(TITLES.workflow, await workflowBenchmark(log));
   if (only.has("serve")) body.set(TITLES.serve, await serveBenchmark(log));
   if (only.has("formats")) body.set(TITLES.formats, await formatsBenchmark(log, {}, body.get(TITLES.serve)));
   if (only.has("at-scale")) body.set(TITLES["at-scale"], await atScaleBenchmark(log));
