@@ -10,6 +10,7 @@ import type { Manifest } from "../release-format/format.js";
 import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
 import { readStageLines } from "../release-compiler/stages.js";
+import { TASK_NAMES, TASKS, type TaskName } from "../release-compiler/tasks.js";
 import { PACK_BYTES } from "../release-compiler/write/packs.js";
 import { releaseSize, treeNamed, type TreeSize } from "./release-size.js";
 
@@ -239,6 +240,19 @@ export async function scaleProjection(releaseDir: string, compile?: { proteins: 
   return lines.join("\n");
 }
 
+/** The task (release-compiler/tasks.ts) each stage line belongs to; the others are derive's. */
+const TASK_OF_STAGE: Record<string, TaskName | "release"> = {
+  "write relations and pairs": "relations",
+  "write group, family and pair directory tables": "family-tables",
+  "write protein, annotation and peptide tables": "protein-tables",
+  // A log from before the row tables were two tasks: counted as the one after relations.
+  "write protein, group, family and annotation tables": "family-tables",
+  "write sequence index": "sequence-index",
+  "write cross-reference search": "xref-search",
+  "write the other tables and indexes": "indexes",
+  "put the release together": "release",
+};
+
 /** Stages whose work grows with the pair rows (the rest grow with the proteins). */
 const PAIR_STAGES = new Set(["pairwise relations", "write relations and pairs"]);
 /** The jobs the measured compile had. */
@@ -265,8 +279,21 @@ function stageProjection(logFile: string, growth: { proteins: number; pairs: num
   const hours = (s: number) => (s / 3600).toFixed(1);
   const total = stages.reduce((n, st) => n + st.onMany, 0);
   const slowest = [...stages].sort((a, b) => b.onMany - a.onMany);
+  // On a cluster, each task a Snakemake job on a machine of its own: a task starts once those it needs have finished.
+  const taskTime = new Map<string, number>();
+  for (const st of stages) {
+    const task = TASK_OF_STAGE[st.name] ?? "derive";
+    taskTime.set(task, (taskTime.get(task) ?? 0) + st.onMany);
+  }
+  const finish = new Map<string, number>();
+  for (const name of TASK_NAMES) finish.set(name, Math.max(0, ...TASKS[name].needs.map((need) => finish.get(need)!)) + (taskTime.get(name) ?? 0));
+  const lastTask = [...finish].sort((a, b) => b[1] - a[1])[0][0] as TaskName;
+  const path: TaskName[] = [lastTask];
+  while (TASKS[path[0]].needs.length) path.unshift([...TASKS[path[0]].needs].sort((a, b) => finish.get(b)! - finish.get(a)!)[0]);
+  const cluster = finish.get(lastTask)! + (taskTime.get("release") ?? 0);
   return [
-    `- **Per stage, to the target** (the measured compile's own stage lines, each scaled by the pair rows or the proteins it grows with; on ${TARGET_CORES} cores what the main thread did stays on one thread and the rest, which ran on worker and engine threads, is divided among them): ${hours(total)} h on a ${TARGET_CORES}-core machine, against a goal of 4 h. The critical path is the main thread's work in ${slowest.slice(0, 3).map((st) => `${st.name} (${hours(st.onMany)} h)`).join(", ")}. Stages that still run on the main thread alone are the next to split into tasks over partitions; a cluster under Snakemake would then run the same tasks as jobs.`,
+    `- **Per stage, to the target** (the measured compile's own stage lines, each scaled by the pair rows or the proteins it grows with; on ${TARGET_CORES} cores what the main thread did stays on one thread and the rest, which ran on worker and engine threads, is divided among them): ${hours(total)} h on a ${TARGET_CORES}-core machine, against a goal of 4 h. The critical path is the main thread's work in ${slowest.slice(0, 3).map((st) => `${st.name} (${hours(st.onMany)} h)`).join(", ")}. Stages that still run on the main thread alone are the next to split into tasks over partitions.`,
+    `- **On a cluster of ${TARGET_CORES}-core machines under Snakemake** (workflow/Snakefile: each of the compile's tasks a job, a task starting once those it needs have finished, the writing tasks side by side on machines of their own): ${hours(cluster)} h, the critical path ${path.map((t) => `${t} (${hours(taskTime.get(t) ?? 0)} h)`).join(" → ")}. Each writing job first loads the derived release (Compile as tasks measures it), not counted here. Today's tasks are whole stages, so more machines than tasks buy nothing: the next step is tasks over partitions (genomes, key ranges).`,
     "",
     `| stage | measured | main thread busy | grows with | projected, one core | projected, ${TARGET_CORES} cores, today's code |`,
     "|---|---|---|---|---|---|",

@@ -44,7 +44,8 @@ import {
   releaseManifest,
   writeIndexes,
   writeRelations,
-  writeRowTables,
+  writeFamilyTables,
+  writeProteinTables,
   writeSequenceSearch,
   writeXrefs,
   type DerivedRelease,
@@ -123,7 +124,7 @@ export async function planCompile(configPath: string, outDir: string, options: C
   return {
     out: target,
     work: ledger.work,
-    tasks: Object.fromEntries(TASK_NAMES.map((name) => [name, { needs: TASKS[name], done: ledger.marker(name) }])),
+    tasks: Object.fromEntries(TASK_NAMES.map((name) => [name, { ...TASKS[name], done: ledger.marker(name) }])),
   };
 }
 
@@ -153,7 +154,8 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
       }
     },
     relations: (folder, scratch) => writing(scratch, async (c) => writeRelations(c)),
-    tables: (folder, scratch) => writing(scratch, async (c) => writeRowTables(c, await output("relations"))),
+    "family-tables": (folder, scratch) => writing(scratch, async (c) => writeFamilyTables(c, await output("relations"))),
+    "protein-tables": (folder, scratch) => writing(scratch, async (c) => writeProteinTables(c)),
     "sequence-index": (folder, scratch) => writing(scratch, (c) => writeSequenceSearch(c)),
     "xref-search": (folder, scratch) => writing(scratch, async (c) => writeXrefs(c)),
     indexes: (folder, scratch) => writing(scratch, async (c) => writeIndexes(c)),

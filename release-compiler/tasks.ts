@@ -24,15 +24,24 @@ import { fileURLToPath } from "node:url";
 import type { ReleaseConfig } from "./config.js";
 import { loadSnapshot, saveSnapshot } from "./snapshot.js";
 
-/** The tasks of a compile in the order one process runs them, each after the tasks it needs. */
+/** A finished task's output, in its folder (snapshot.ts). */
+const OUTPUT = "output.v8";
+
+/**
+ * The tasks of a compile in the order one process runs them, each after the tasks it needs,
+ * and the threads each keeps busy: `all` for those with worker threads and the row engine's
+ * sorts (derive's family pairs, the relation tables, the k-mers), 1 for those that build rows
+ * on the main thread alone.
+ */
 export const TASKS = {
-  derive: [],
-  relations: ["derive"],
-  tables: ["derive", "relations"],
-  "sequence-index": ["derive"],
-  "xref-search": ["derive"],
-  indexes: ["derive"],
-} as const satisfies Record<string, readonly string[]>;
+  derive: { needs: [], threads: "all" },
+  relations: { needs: ["derive"], threads: "all" },
+  "family-tables": { needs: ["derive", "relations"], threads: 1 },
+  "protein-tables": { needs: ["derive"], threads: 1 },
+  "sequence-index": { needs: ["derive"], threads: "all" },
+  "xref-search": { needs: ["derive"], threads: 1 },
+  indexes: { needs: ["derive"], threads: 1 },
+} as const satisfies Record<string, { needs: readonly string[]; threads: "all" | 1 }>;
 
 export type TaskName = keyof typeof TASKS;
 export const TASK_NAMES = Object.keys(TASKS) as TaskName[];
@@ -51,9 +60,6 @@ export interface ReleaseOptions {
 
 export interface TaskLedger {
   readonly work: string;
-  /** Where every task writes its packs. */
-  readonly packsFolder: string;
-  readonly keys: Record<TaskName, string>;
   /** The folder of a finished task's outputs. */
   folder(name: TaskName): string;
   /** The file whose presence says the task finished. */
@@ -64,7 +70,6 @@ export interface TaskLedger {
    * any files it keeps into its folder and gets a scratch folder that is removed after.
    */
   run<T>(name: TaskName, compute: (folder: string, scratch: string) => Promise<T>, log?: (line: string) => void): Promise<T>;
-  load<T>(name: TaskName): T;
   /** Removes what killed runs left (unfinished task folders, scratch, packs being written) and finished tasks of other keys. */
   prune(): string[];
 }
@@ -75,7 +80,7 @@ export function taskLedger(work: string, config: ReleaseConfig, options: Release
   const keys = {} as Record<TaskName, string>;
   for (const name of TASK_NAMES) {
     const hash = createHash("sha256").update(`${name}\n${inputs}\n`);
-    for (const need of TASKS[name]) hash.update(`${need}=${keys[need as TaskName]}\n`);
+    for (const need of TASKS[name].needs) hash.update(`${need}=${keys[need as TaskName]}\n`);
     keys[name] = hash.digest("hex").slice(0, 24);
   }
   const id = (name: TaskName) => `${name}-${keys[name]}`;
@@ -83,16 +88,13 @@ export function taskLedger(work: string, config: ReleaseConfig, options: Release
   const marker = (name: TaskName) => join(work, "done", id(name));
   const packsFolder = join(work, "packs");
   for (const sub of ["tasks", "done", "packs", "tmp"]) mkdirSync(join(work, sub), { recursive: true });
-  const load = <T>(name: TaskName): T => loadSnapshot<T>(join(folder(name), "output.v8"));
+  const load = <T>(name: TaskName): T => loadSnapshot<T>(join(folder(name), OUTPUT));
 
   return {
     work,
-    packsFolder,
-    keys,
     folder,
     marker,
     isDone: (name) => existsSync(marker(name)),
-    load,
     async run(name, compute, log) {
       if (existsSync(marker(name))) {
         log?.(`${name}: finished by an earlier run, loaded from ${folder(name)}`);
@@ -106,7 +108,7 @@ export function taskLedger(work: string, config: ReleaseConfig, options: Release
       mkdirSync(scratch);
       try {
         const output = await compute(partial, scratch);
-        saveSnapshot(join(partial, "output.v8"), output);
+        saveSnapshot(join(partial, OUTPUT), output);
         rmSync(folder(name), { recursive: true, force: true });
         renameSync(partial, folder(name));
         closeSync(openSync(marker(name), "w"));

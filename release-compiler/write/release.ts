@@ -147,10 +147,9 @@ const summaryOf = (b: ReleaseBuild) => (entry: number): ProteinSummary => {
 
 const familyDescriptionsOf = (b: ReleaseBuild) => b.families.map((f) => mostCommonDescription(b.proteins.description, f.members));
 
-/** The tables of a row per protein, group or family, and the pair directory. */
-export function writeRowTables({ b, packs, stage, derived }: WriteContext, related: RelatedTables) {
+/** The tables of a row per protein: proteins, annotations, peptides. */
+export function writeProteinTables({ b, packs, stage }: WriteContext) {
   const p = b.proteins;
-  const genomeOf = (e: number) => p.genome[e - 1];
   const summary = summaryOf(b);
   const proteins = writeTable<ProteinRow>(packs, p.count, LAYOUT.proteinsChunkBytes, (i) => ({
     ...summary(i + 1),
@@ -161,6 +160,19 @@ export function writeRowTables({ b, packs, stage, derived }: WriteContext, relat
     exons: exonPairs(p.exons[i]),
     description: p.description[i],
   }));
+  const annotations = writeTable(packs, p.count, LAYOUT.annotationsChunkBytes, (i) => b.annotations.rowAt(i), undefined, (rows) =>
+    citedGoTerms(rows, b.annotations.goTerms),
+  );
+  const peptides = writeTable<string>(packs, p.count, LAYOUT.peptidesChunkBytes, (i) => p.sequence[i], (s) => s.length + 3);
+  stage.done("write protein, annotation and peptide tables");
+  return { proteins, annotations, peptides };
+}
+
+/** The tables of a row per group, family or genome pair: what the relations give them (close groups, the pair directory) included. */
+export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, related: RelatedTables) {
+  const p = b.proteins;
+  const genomeOf = (e: number) => p.genome[e - 1];
+  const summary = summaryOf(b);
   const groups = writeTable<GroupRow>(packs, b.groups.length, LAYOUT.groupsChunkBytes, (g) => ({
     nr: g + 1,
     fingerprint: b.fingerprints[g],
@@ -180,9 +192,6 @@ export function writeRowTables({ b, packs, stage, derived }: WriteContext, relat
       members: fam.members.map(summary),
     };
   });
-  const annotations = writeTable(packs, p.count, LAYOUT.annotationsChunkBytes, (i) => b.annotations.rowAt(i), undefined, (rows) =>
-    citedGoTerms(rows, b.annotations.goTerms),
-  );
   const { directory } = related;
   const inFamilies = genesSharingFamilies(b.families, genomeOf, b.species.length);
   const pairDirectory = writeTable<GenomePairRow>(packs, directory.length, LAYOUT.pairDirectoryChunkBytes, (k) => [
@@ -193,7 +202,6 @@ export function writeRowTables({ b, packs, stage, derived }: WriteContext, relat
   const familyProfiles = similarProfiles(b.families, genomeOf);
   const profiles = writeTable<FamilyProfile>(packs, b.families.length, LAYOUT.profilesChunkBytes, (f) => familyProfiles[f]);
   const familyGo = writeTable<FamilyGo>(packs, b.families.length, LAYOUT.familyGoChunkBytes, (f) => familyGoRow(b.families[f], b.annotations));
-  const peptides = writeTable<string>(packs, p.count, LAYOUT.peptidesChunkBytes, (i) => p.sequence[i], (s) => s.length + 3);
   // Optional: only releases with gene trees have the table, so every other release stays as it was.
   let geneTrees: TableRef<GeneTreeRow> | undefined;
   if (b.geneTrees) {
@@ -201,8 +209,8 @@ export function writeRowTables({ b, packs, stage, derived }: WriteContext, relat
     geneTrees = writeTable<GeneTreeRow>(packs, b.families.length, LAYOUT.geneTreesChunkBytes, (f) => trees.rowOf(f + 1));
     trees.close();
   }
-  stage.done("write protein, group, family and annotation tables");
-  return { proteins, groups, families, annotations, pairDirectory, profiles, familyGo, peptides, ...(geneTrees ? { geneTrees } : {}) };
+  stage.done("write group, family and pair directory tables");
+  return { groups, families, pairDirectory, profiles, familyGo, ...(geneTrees ? { geneTrees } : {}) };
 }
 
 export async function writeSequenceSearch({ b, packs, stage, jobs, engine }: WriteContext) {
@@ -261,7 +269,8 @@ export function writeIndexes({ b, packs, stage }: WriteContext) {
 /** What the writing tasks wrote, by task. */
 export interface WrittenRelease {
   relations: RelatedTables;
-  tables: ReturnType<typeof writeRowTables>;
+  "family-tables": ReturnType<typeof writeFamilyTables>;
+  "protein-tables": ReturnType<typeof writeProteinTables>;
   "sequence-index": Awaited<ReturnType<typeof writeSequenceSearch>>;
   "xref-search": ReturnType<typeof writeXrefs>;
   indexes: ReturnType<typeof writeIndexes>;
@@ -271,7 +280,8 @@ export interface WrittenRelease {
 export function releaseManifest(d: DerivedRelease, w: WrittenRelease): Manifest {
   const { relations, pairs } = w.relations;
   const { genomes, hogList, genomeDetails, hogLists, indexes } = w.indexes;
-  const { proteins, groups, families, annotations, pairDirectory, profiles, familyGo, peptides, geneTrees } = w.tables;
+  const { groups, families, pairDirectory, profiles, familyGo, geneTrees } = w["family-tables"];
+  const { proteins, annotations, peptides } = w["protein-tables"];
   return {
     format: FORMAT_VERSION,
     name: d.config.name,

@@ -34,7 +34,7 @@ async function snakemake(config: string) {
 function expectSameRelease(workflow: Awaited<ReturnType<typeof snakemake>>, compiled: string) {
   expect(workflow.first.code, workflow.first.stderr).toBe(0);
   // Snakemake logs its jobs on stderr: one per task, and the release.
-  for (const rule of [...TASK_NAMES.map((name) => name.replace("-", "_")), "release"]) expect(workflow.first.stderr).toMatch(new RegExp(`^rule ${rule}:$`, "m"));
+  for (const rule of [...TASK_NAMES.map((name) => name.replaceAll("-", "_")), "release"]) expect(workflow.first.stderr).toMatch(new RegExp(`^rule ${rule}:$`, "m"));
   expect(releaseFiles(workflow.out)).toEqual(releaseFiles(compiled));
   expect(workflow.again.code).toBe(0);
   expect(workflow.again.stderr).toContain("Nothing to be done");
@@ -57,15 +57,18 @@ describe("npm run compile -- --task", () => {
     const dir = mkdtempSync(join(tmpdir(), "orth-task-"));
     const cli = (...args: string[]) =>
       run(resolve(ROOT, "node_modules/.bin/tsx"), [resolve(ROOT, "release-compiler/cli.ts"), "--config", join(TEST_BUILD, "sim-input/release.json"), "--out", join(dir, "release"), "--work", join(dir, "work"), ...args]);
-    const early = await cli("--task", "tables");
+    const early = await cli("--task", "family-tables");
     expect(early.code).toBe(2);
-    expect(early.stderr).toContain(`task tables needs task derive, which has not finished in ${join(dir, "work")}`);
+    expect(early.stderr).toContain(`task family-tables needs task derive, which has not finished in ${join(dir, "work")}`);
     expect((await cli("--task", "everything")).code).toBe(2);
 
-    const plan = JSON.parse((await cli("--plan")).stdout) as { out: string; work: string; tasks: Record<string, { needs: string[]; done: string }> };
+    const plan = JSON.parse((await cli("--plan")).stdout) as { out: string; work: string; tasks: Record<string, { needs: string[]; threads: "all" | 1; done: string }> };
     expect(plan.out).toBe(join(dir, "release"));
     expect(Object.keys(plan.tasks)).toEqual(TASK_NAMES);
-    expect(plan.tasks.tables.needs).toEqual(["derive", "relations"]);
+    expect(plan.tasks["family-tables"].needs).toEqual(["derive", "relations"]);
+    expect(plan.tasks["protein-tables"].needs).toEqual(["derive"]);
+    expect(plan.tasks.relations.threads).toBe("all");
+    expect(plan.tasks["protein-tables"].threads).toBe(1);
     for (const name of TASK_NAMES) expect(plan.tasks[name].done).toMatch(new RegExp(`^${join(dir, "work", "done", name)}-[0-9a-f]{24}$`));
   });
 });
