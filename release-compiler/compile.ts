@@ -161,9 +161,10 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
     indexes: (folder, scratch) => writing(scratch, async (c) => writeIndexes(c)),
   };
 
-  let build: ReleaseBuild | undefined;
   const writing = async <T>(scratch: string, write: (c: WriteContext) => Promise<T>): Promise<T & { packed: PackedOutput }> => {
-    build ??= releaseBuild(await output("derive"));
+    await output("derive");
+    // Each writing task reads the derived release afresh, the fields it uses: what one task read is collected before the next.
+    const build = releaseBuild(ledger.load<DerivedRelease>("derive"));
     const packs = packWriter(ledger.work);
     const engine = (readOnlyDatabase?: string) =>
       openEngine({
@@ -186,7 +187,8 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
         name,
         unfinished
           ? Promise.reject(new UnfinishedTask(`task ${options.only} needs task ${name}, which has not finished in ${ledger.work}`))
-          : ledger.run(name, bodies[name], options.log).then((value) => {
+          : // The derived release is handed on as read from its snapshot, field by field as the writing tasks use them: none holds all of it.
+            ledger.run(name, bodies[name], { log: options.log, reload: name === "derive" }).then((value) => {
               if (name === "derive") stage.done(loading ? "load the derived release" : "keep the derived release");
               return value;
             }),

@@ -6,7 +6,8 @@
  * (Maps, typed arrays, array holes, -0, NaN, undefined), which is what the bytes of the release
  * rest on. V8's serializer holds a whole value in one buffer, so long arrays, big Maps and the
  * fields of plain objects are written as slices of SLICE elements, one frame each, and read
- * back frame by frame: neither side ever holds more than a slice's bytes at once.
+ * back frame by frame: neither side ever holds more than a slice's bytes at once. Loading is
+ * lazy (loadSnapshot): each task reads the fields it uses.
  */
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
 import { deserialize, serialize } from "node:v8";
@@ -57,11 +58,85 @@ export function saveSnapshot(path: string, value: unknown): void {
   }
 }
 
-/** Reads back what saveSnapshot wrote. */
+/** Where an item of a snapshot lies in its file, found by reading headers only. */
+type Item =
+  | { kind: "value"; at: number }
+  | { kind: "array"; at: number; length: number }
+  | { kind: "map"; at: number; size: number }
+  | { kind: "object"; fields: Array<[string, Item]> };
+
+/**
+ * Reads back what saveSnapshot wrote, lazily: a plain object's fields, at any depth, are read
+ * from the file when first used (a getter that then becomes the value), so a task that uses a
+ * few columns of the derived release reads those and skips the rest. Spreading an object (or
+ * listing its values) reads every field.
+ */
 export function loadSnapshot<T>(path: string): T {
   const fd = openSync(path, "r");
   const length = Buffer.alloc(4);
-  let position = 0;
+  /** The length of the frame at `position`. */
+  const frameLength = (position: number): number => {
+    if (readSync(fd, length, 0, 4, position) !== 4) throw new Error(`snapshot ${path}: ends early, at byte ${position}`);
+    return length.readUInt32LE();
+  };
+  const frameAt = (position: number): unknown => {
+    const bytes = Buffer.alloc(frameLength(position));
+    if (readSync(fd, bytes, 0, bytes.length, position + 4) !== bytes.length) throw new Error(`snapshot ${path}: ends early, at byte ${position}`);
+    return deserialize(bytes);
+  };
+  /** The item at `position` and where the next begins: its header is read, its data frames skipped. */
+  const locate = (position: number): [Item, number] => {
+    const header = frameAt(position) as Header;
+    let at = position + 4 + frameLength(position);
+    const skip = (frames: number) => {
+      const start = at;
+      for (let i = 0; i < frames; i++) at += 4 + frameLength(at);
+      return start;
+    };
+    switch (header.kind) {
+      case "value":
+        return [{ kind: "value", at: skip(1) }, at];
+      case "array":
+        return [{ kind: "array", at: skip(Math.ceil(header.length / SLICE)), length: header.length }, at];
+      case "map":
+        return [{ kind: "map", at: skip(Math.ceil(header.size / SLICE)), size: header.size }, at];
+      case "object": {
+        const fields: Array<[string, Item]> = [];
+        for (const key of header.keys) {
+          const [item, next] = locate(at);
+          fields.push([key, item]);
+          at = next;
+        }
+        return [{ kind: "object", fields }, at];
+      }
+    }
+  };
+  let item: Item;
+  try {
+    [item] = locate(0);
+  } finally {
+    closeSync(fd);
+  }
+  return materialize(path, item) as T;
+}
+
+function materialize(path: string, item: Item): unknown {
+  if (item.kind === "object") {
+    const out = {};
+    for (const [key, field] of item.fields) {
+      const become = (value: unknown) => Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        enumerable: true,
+        configurable: true,
+        get: () => (become(materialize(path, field)) as Record<string, unknown>)[key],
+        set: become,
+      });
+    }
+    return out;
+  }
+  const fd = openSync(path, "r");
+  const length = Buffer.alloc(4);
+  let position = item.at;
   const frame = (): unknown => {
     if (readSync(fd, length, 0, 4, position) !== 4) throw new Error(`snapshot ${path}: ends early, at byte ${position}`);
     const bytes = Buffer.alloc(length.readUInt32LE());
@@ -69,14 +144,13 @@ export function loadSnapshot<T>(path: string): T {
     position += 4 + bytes.length;
     return deserialize(bytes);
   };
-  const read = (): unknown => {
-    const header = frame() as Header;
-    switch (header.kind) {
+  try {
+    switch (item.kind) {
       case "value":
         return frame();
       case "array": {
-        const out = new Array<unknown>(header.length);
-        for (let at = 0; at < header.length; at += SLICE) {
+        const out = new Array<unknown>(item.length);
+        for (let at = 0; at < item.length; at += SLICE) {
           // A slice keeps its holes: copy index by index, skipping them.
           const slice = frame() as unknown[];
           for (let i = 0; i < slice.length; i++) if (i in slice) out[at + i] = slice[i];
@@ -85,15 +159,10 @@ export function loadSnapshot<T>(path: string): T {
       }
       case "map": {
         const out = new Map<unknown, unknown>();
-        while (out.size < header.size) for (const [k, v] of frame() as Array<[unknown, unknown]>) out.set(k, v);
+        while (out.size < item.size) for (const [k, v] of frame() as Array<[unknown, unknown]>) out.set(k, v);
         return out;
       }
-      case "object":
-        return Object.fromEntries(header.keys.map((key) => [key, read()]));
     }
-  };
-  try {
-    return read() as T;
   } finally {
     closeSync(fd);
   }

@@ -66,10 +66,15 @@ export interface TaskLedger {
   marker(name: TaskName): string;
   isDone(name: TaskName): boolean;
   /**
-   * Runs a task, unless a run before finished it: then its output is loaded. `compute` writes
-   * any files it keeps into its folder and gets a scratch folder that is removed after.
+   * Runs a task, unless a run before finished it: then its output is loaded (lazily: see
+   * loadSnapshot). `compute` writes any files it keeps into its folder and gets a scratch
+   * folder that is removed after. With `reload`, a computed output is handed on as loaded from
+   * its snapshot too, so that the tasks after read only what they use and the output as
+   * computed can be collected.
    */
-  run<T>(name: TaskName, compute: (folder: string, scratch: string) => Promise<T>, log?: (line: string) => void): Promise<T>;
+  run<T>(name: TaskName, compute: (folder: string, scratch: string) => Promise<T>, options?: { log?: (line: string) => void; reload?: boolean }): Promise<T>;
+  /** A finished task's output, read from its snapshot as it is used. */
+  load<T>(name: TaskName): T;
   /** Removes what killed runs left (unfinished task folders, scratch, packs being written) and finished tasks of other keys. */
   prune(): string[];
 }
@@ -95,7 +100,8 @@ export function taskLedger(work: string, config: ReleaseConfig, options: Release
     folder,
     marker,
     isDone: (name) => existsSync(marker(name)),
-    async run(name, compute, log) {
+    load,
+    async run(name, compute, { log, reload = false } = {}) {
       if (existsSync(marker(name))) {
         log?.(`${name}: finished by an earlier run, loaded from ${folder(name)}`);
         return load(name);
@@ -112,7 +118,7 @@ export function taskLedger(work: string, config: ReleaseConfig, options: Release
         rmSync(folder(name), { recursive: true, force: true });
         renameSync(partial, folder(name));
         closeSync(openSync(marker(name), "w"));
-        return output;
+        return reload ? load(name) : output;
       } catch (error) {
         rmSync(partial, { recursive: true, force: true });
         throw error;

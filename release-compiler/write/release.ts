@@ -70,15 +70,24 @@ export interface ReleaseBuild extends HogFamilies, FamilyPlaces {
   hogAliases?: Map<string, HogAlias>;
 }
 
-/** The derive task's output as kept (snapshot.ts): the build with its annotations as plain data, and the input warnings. */
-export type DerivedRelease = Omit<ReleaseBuild, "annotations"> & { annotations: AnnotationData; warnings: string[]; packed: PackedOutput };
+/**
+ * The derive task's output as kept (snapshot.ts): the build with its annotations as plain data,
+ * the manifest's counts (so that putting the release together reads no table), and the input warnings.
+ */
+export type DerivedRelease = Omit<ReleaseBuild, "annotations"> & { annotations: AnnotationData; counts: Manifest["counts"]; warnings: string[]; packed: PackedOutput };
 
 export function derivedRelease(b: ReleaseBuild, warnings: string[], packed: PackedOutput): DerivedRelease {
-  return { ...b, annotations: annotationData(b.annotations), warnings, packed };
+  const counts = { genomes: b.species.length, proteins: b.proteins.count, groups: b.groups.length, families: b.families.length, hogs: b.hogIds.size };
+  return { ...b, annotations: annotationData(b.annotations), counts, warnings, packed };
 }
 
-export function releaseBuild({ warnings: _, packed: __, ...b }: DerivedRelease): ReleaseBuild {
-  return { ...b, annotations: restoreAnnotations(b.annotations) };
+/**
+ * The build a writing task reads: the derived release's fields as they are (a loaded snapshot
+ * reads each when first used, so nothing is spread here), its annotations a table again.
+ */
+export function releaseBuild(derived: DerivedRelease): ReleaseBuild {
+  let annotations: AnnotationTable | undefined;
+  return Object.create(derived, { annotations: { get: () => (annotations ??= restoreAnnotations(derived.annotations)) } }) as ReleaseBuild;
 }
 
 /** The derive task's row engine database, in its folder: the relations (StoredRelations). */
@@ -289,13 +298,7 @@ export function releaseManifest(d: DerivedRelease, w: WrittenRelease): Manifest 
     date: d.config.date ?? "",
     // Only the `oma` profile is recorded: a release compiled without the key (or with "orth") is byte-identical to one from before the key.
     ...(d.config.fieldNames === "oma" ? { fieldNames: "oma" as const } : {}),
-    counts: {
-      genomes: genomes.length,
-      proteins: d.proteins.count,
-      groups: d.groups.length,
-      families: d.families.length,
-      hogs: d.hogIds.size,
-    },
+    counts: d.counts,
     taxonomy: { names: d.taxonomy.names, parents: d.taxonomy.parents, genomes: d.taxonomy.genomes, taxonIds: d.taxonomy.taxonIds },
     genomes,
     tables: { proteins, sequences: d.sequences, groups, families, annotations, relations, pairs, pairDirectory, hogList, profiles, familyGo, peptides, ...(geneTrees ? { geneTrees } : {}), genomeDetails },

@@ -1,0 +1,63 @@
+/**
+ * Task outputs as snapshots (release-compiler/snapshot.ts): what is written comes back exactly
+ * (the bytes of a release rest on it), long arrays and Maps in slices, and each field of a plain
+ * object is read when first used, not before.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadSnapshot, saveSnapshot } from "../../release-compiler/snapshot.js";
+
+const LONG = 200_000; // several slices
+
+describe("snapshots", () => {
+  it("give back every value exactly: holes, Maps, typed arrays, Buffers, NaN, -0, undefined, nested objects", () => {
+    const holes = new Array<number[] | undefined>(LONG);
+    for (let i = 0; i < LONG; i += 7) holes[i] = [i, i + 1];
+    const value = {
+      count: 3,
+      ids: Array.from({ length: LONG }, (_, i) => `P${i}`),
+      holes,
+      byId: new Map(Array.from({ length: LONG }, (_, i) => [`P${i}`, i + 1])),
+      genome: Int32Array.from({ length: LONG }, (_, i) => i % 100),
+      hashes: Buffer.from("00ff10", "hex"),
+      odd: [NaN, -0, undefined, null, Infinity],
+      nested: { taxonomy: { names: ["LUCA", "Homo sapiens"], byName: new Map([["LUCA", 0]]) }, empty: {} },
+    };
+    const path = join(mkdtempSync(join(tmpdir(), "orth-snapshot-")), "output.v8");
+    saveSnapshot(path, value);
+    const back = loadSnapshot<typeof value>(path);
+    expect(back.ids).toEqual(value.ids);
+    expect(Object.keys(back.holes).length).toBe(Object.keys(holes).length);
+    expect(back.holes.length).toBe(LONG);
+    expect(3 in back.holes).toBe(false);
+    expect(back.holes[7]).toEqual([7, 8]);
+    expect(back.byId).toEqual(value.byId);
+    expect(back.genome).toEqual(value.genome);
+    expect(Buffer.isBuffer(back.hashes) && back.hashes.equals(value.hashes)).toBe(true);
+    expect(Object.is(back.odd[1], -0) && Number.isNaN(back.odd[0]) && back.odd[2] === undefined && 2 in back.odd).toBe(true);
+    expect(back.nested.taxonomy.byName.get("LUCA")).toBe(0);
+    expect({ ...back }).toEqual(value);
+  });
+
+  it("reads a field when it is first used, not before", () => {
+    const path = join(mkdtempSync(join(tmpdir(), "orth-snapshot-")), "output.v8");
+    const sequences = Array.from({ length: 10 }, (_, i) => `${"MKV".repeat(50)}${i}`);
+    saveSnapshot(path, { count: 10, proteins: { genome: [0, 0, 1], sequence: sequences } });
+    const back = loadSnapshot<{ count: number; proteins: { genome: number[]; sequence: string[] } }>(path);
+    expect(back.count).toBe(10);
+    expect(back.proteins.genome).toEqual([0, 0, 1]);
+    // What was read stays; what was not is read from the file, which is gone.
+    rmSync(path);
+    expect(back.proteins.genome).toEqual([0, 0, 1]);
+    expect(() => back.proteins.sequence).toThrow(/ENOENT/);
+  });
+
+  it("says where a cut-short file ends", () => {
+    const path = join(mkdtempSync(join(tmpdir(), "orth-snapshot-")), "output.v8");
+    saveSnapshot(path, { ids: ["a", "b"] });
+    writeFileSync(path, readFileSync(path).subarray(0, 12));
+    expect(() => loadSnapshot(path)).toThrow(/output\.v8: ends early, at byte \d+/);
+  });
+});
