@@ -153,15 +153,15 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
         engine.close();
       }
     },
-    relations: (folder, scratch) => writing(scratch, async (c) => writeRelations(c)),
-    "family-tables": (folder, scratch) => writing(scratch, async (c) => writeFamilyTables(c, await output("relations"))),
-    "protein-tables": (folder, scratch) => writing(scratch, async (c) => writeProteinTables(c)),
-    "sequence-index": (folder, scratch) => writing(scratch, (c) => writeSequenceSearch(c)),
-    "xref-search": (folder, scratch) => writing(scratch, async (c) => writeXrefs(c)),
-    indexes: (folder, scratch) => writing(scratch, async (c) => writeIndexes(c)),
+    relations: (_, scratch) => writing(scratch, writeRelations),
+    "family-tables": (_, scratch) => writing(scratch, async (c) => writeFamilyTables(c, await output("relations"))),
+    "protein-tables": (_, scratch) => writing(scratch, writeProteinTables),
+    "sequence-index": (_, scratch) => writing(scratch, writeSequenceSearch),
+    "xref-search": (_, scratch) => writing(scratch, writeXrefs),
+    indexes: (_, scratch) => writing(scratch, writeIndexes),
   };
 
-  const writing = async <T>(scratch: string, write: (c: WriteContext) => Promise<T>): Promise<T & { packed: PackedOutput }> => {
+  const writing = async <T>(scratch: string, write: (c: WriteContext) => T | Promise<T>): Promise<T & { packed: PackedOutput }> => {
     await output("derive");
     // Each writing task reads the derived release afresh, the fields it uses: what one task read is collected before the next.
     const build = releaseBuild(ledger.load<DerivedRelease>("derive"));
