@@ -1,8 +1,10 @@
 /**
  * Rows too many to hold in memory (every directed relation, every k-mer posting) go through
  * DuckDB (@duckdb/node-api): appended in column batches to a table of a database file in the
- * compile's scratch folder, then read back sorted. DuckDB sorts on `threads` threads and out of
- * core: past its memory limit it spills to the scratch folder, so a release of any size sorts
+ * work folder, then read back sorted, by the same task (k-mer postings) or by a later one that
+ * opens the file read-only (the relations, which the derive task keeps for the relations task).
+ * DuckDB sorts on `threads` threads and out of
+ * core: past its memory limit it spills to a scratch folder, so a release of any size sorts
  * within the compile's memory budget. Callers that know how their rows spread over the first
  * sort key read them back a key range at a time (`sortRanges`), so that each range sorts in
  * memory and the spill files never hold the whole table a second time. The table is in the
