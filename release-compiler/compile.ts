@@ -187,8 +187,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
         name,
         unfinished
           ? Promise.reject(new UnfinishedTask(`task ${options.only} needs task ${name}, which has not finished in ${ledger.work}`))
-          : // The derived release is handed on as read from its snapshot, field by field as the writing tasks use them: none holds all of it.
-            ledger.run(name, bodies[name], { log: options.log, reload: name === "derive" }).then((value) => {
+          : ledger.run(name, bodies[name], options.log).then((value) => {
               if (name === "derive") stage.done(loading ? "load the derived release" : "keep the derived release");
               return value;
             }),

@@ -73,53 +73,58 @@ type Item =
  */
 export function loadSnapshot<T>(path: string): T {
   const fd = openSync(path, "r");
-  const length = Buffer.alloc(4);
-  /** The length of the frame at `position`. */
-  const frameLength = (position: number): number => {
-    if (readSync(fd, length, 0, 4, position) !== 4) throw new Error(`snapshot ${path}: ends early, at byte ${position}`);
-    return length.readUInt32LE();
-  };
-  const frameAt = (position: number): unknown => {
-    const bytes = Buffer.alloc(frameLength(position));
-    if (readSync(fd, bytes, 0, bytes.length, position + 4) !== bytes.length) throw new Error(`snapshot ${path}: ends early, at byte ${position}`);
-    return deserialize(bytes);
-  };
-  /** The item at `position` and where the next begins: its header is read, its data frames skipped. */
-  const locate = (position: number): [Item, number] => {
-    const header = frameAt(position) as Header;
-    let at = position + 4 + frameLength(position);
-    const skip = (frames: number) => {
-      const start = at;
-      for (let i = 0; i < frames; i++) at += 4 + frameLength(at);
-      return start;
-    };
-    switch (header.kind) {
-      case "value":
-        return [{ kind: "value", at: skip(1) }, at];
-      case "array":
-        return [{ kind: "array", at: skip(Math.ceil(header.length / SLICE)), length: header.length }, at];
-      case "map":
-        return [{ kind: "map", at: skip(Math.ceil(header.size / SLICE)), size: header.size }, at];
-      case "object": {
-        const fields: Array<[string, Item]> = [];
-        for (const key of header.keys) {
-          const [item, next] = locate(at);
-          fields.push([key, item]);
-          at = next;
-        }
-        return [{ kind: "object", fields }, at];
-      }
-    }
-  };
-  let item: Item;
   try {
-    [item] = locate(0);
+    const frames = frameReader(path, fd);
+    /** The item at `position` and where the next begins: its header is read, its data frames skipped. */
+    const locate = (position: number): [Item, number] => {
+      const [header, first] = frames.valueAt(position) as [Header, number];
+      let at = first;
+      const skip = (count: number) => {
+        for (let i = 0; i < count; i++) at += 4 + frames.lengthAt(at);
+        return first;
+      };
+      switch (header.kind) {
+        case "value":
+          return [{ kind: "value", at: skip(1) }, at];
+        case "array":
+          return [{ kind: "array", at: skip(Math.ceil(header.length / SLICE)), length: header.length }, at];
+        case "map":
+          return [{ kind: "map", at: skip(Math.ceil(header.size / SLICE)), size: header.size }, at];
+        case "object": {
+          const fields: Array<[string, Item]> = [];
+          for (const key of header.keys) {
+            const [item, next] = locate(at);
+            fields.push([key, item]);
+            at = next;
+          }
+          return [{ kind: "object", fields }, at];
+        }
+      }
+    };
+    return materialize(path, locate(0)[0]) as T;
   } finally {
     closeSync(fd);
   }
-  return materialize(path, item) as T;
 }
 
+/** The frames of a snapshot file: a frame's length, and its value with where the next frame begins. */
+function frameReader(path: string, fd: number) {
+  const length = Buffer.alloc(4);
+  const lengthAt = (position: number): number => {
+    if (readSync(fd, length, 0, 4, position) !== 4) throw new Error(`snapshot ${path}: ends early, at byte ${position}`);
+    return length.readUInt32LE();
+  };
+  return {
+    lengthAt,
+    valueAt(position: number): [unknown, number] {
+      const bytes = Buffer.alloc(lengthAt(position));
+      if (readSync(fd, bytes, 0, bytes.length, position + 4) !== bytes.length) throw new Error(`snapshot ${path}: ends early, at byte ${position}`);
+      return [deserialize(bytes), position + 4 + bytes.length];
+    },
+  };
+}
+
+/** The value of an item: a plain object's fields as getters, read when first used; anything else read now. */
 function materialize(path: string, item: Item): unknown {
   if (item.kind === "object") {
     const out = {};
@@ -135,16 +140,14 @@ function materialize(path: string, item: Item): unknown {
     return out;
   }
   const fd = openSync(path, "r");
-  const length = Buffer.alloc(4);
-  let position = item.at;
-  const frame = (): unknown => {
-    if (readSync(fd, length, 0, 4, position) !== 4) throw new Error(`snapshot ${path}: ends early, at byte ${position}`);
-    const bytes = Buffer.alloc(length.readUInt32LE());
-    if (readSync(fd, bytes, 0, bytes.length, position + 4) !== bytes.length) throw new Error(`snapshot ${path}: ends early, at byte ${position}`);
-    position += 4 + bytes.length;
-    return deserialize(bytes);
-  };
   try {
+    const frames = frameReader(path, fd);
+    let position = item.at;
+    const frame = (): unknown => {
+      const [value, next] = frames.valueAt(position);
+      position = next;
+      return value;
+    };
     switch (item.kind) {
       case "value":
         return frame();
@@ -159,7 +162,7 @@ function materialize(path: string, item: Item): unknown {
       }
       case "map": {
         const out = new Map<unknown, unknown>();
-        while (out.size < item.size) for (const [k, v] of frame() as Array<[unknown, unknown]>) out.set(k, v);
+        for (let at = 0; at < item.size; at += SLICE) for (const [k, v] of frame() as Array<[unknown, unknown]>) out.set(k, v);
         return out;
       }
     }

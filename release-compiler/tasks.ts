@@ -66,13 +66,13 @@ export interface TaskLedger {
   marker(name: TaskName): string;
   isDone(name: TaskName): boolean;
   /**
-   * Runs a task, unless a run before finished it: then its output is loaded (lazily: see
-   * loadSnapshot). `compute` writes any files it keeps into its folder and gets a scratch
-   * folder that is removed after. With `reload`, a computed output is handed on as loaded from
-   * its snapshot too, so that the tasks after read only what they use and the output as
-   * computed can be collected.
+   * Runs a task, unless a run before finished it, and gives its output as read from its
+   * snapshot (lazily: see loadSnapshot), whether computed now or before: the tasks after read
+   * only what they use, the output as computed can be collected, and a compile in one process
+   * sees what a resumed one or a workflow's job sees. `compute` writes any files it keeps into
+   * its folder and gets a scratch folder that is removed after.
    */
-  run<T>(name: TaskName, compute: (folder: string, scratch: string) => Promise<T>, options?: { log?: (line: string) => void; reload?: boolean }): Promise<T>;
+  run<T>(name: TaskName, compute: (folder: string, scratch: string) => Promise<T>, log?: (line: string) => void): Promise<T>;
   /** A finished task's output, read from its snapshot as it is used. */
   load<T>(name: TaskName): T;
   /** Removes what killed runs left (unfinished task folders, scratch, packs being written) and finished tasks of other keys. */
@@ -101,7 +101,7 @@ export function taskLedger(work: string, config: ReleaseConfig, options: Release
     marker,
     isDone: (name) => existsSync(marker(name)),
     load,
-    async run(name, compute, { log, reload = false } = {}) {
+    async run(name, compute, log) {
       if (existsSync(marker(name))) {
         log?.(`${name}: finished by an earlier run, loaded from ${folder(name)}`);
         return load(name);
@@ -118,7 +118,7 @@ export function taskLedger(work: string, config: ReleaseConfig, options: Release
         rmSync(folder(name), { recursive: true, force: true });
         renameSync(partial, folder(name));
         closeSync(openSync(marker(name), "w"));
-        return reload ? load(name) : output;
+        return load(name);
       } catch (error) {
         rmSync(partial, { recursive: true, force: true });
         throw error;

@@ -105,10 +105,7 @@ export interface WriteContext {
   engine(readOnlyDatabase?: string): Promise<Engine>;
 }
 
-/** The relations and pairs tables, and what the other tables take from them. */
-export type RelatedTables = RelationTables;
-
-export async function writeRelations({ b, packs, stage, jobs, derived, engine }: WriteContext): Promise<RelatedTables> {
+export async function writeRelations({ b, packs, stage, jobs, derived, engine }: WriteContext): Promise<RelationTables> {
   const p = b.proteins;
   const rows = await engine(join(derived, DERIVED_ROWS));
   try {
@@ -178,7 +175,7 @@ export function writeProteinTables({ b, packs, stage }: WriteContext) {
 }
 
 /** The tables of a row per group, family or genome pair: what the relations give them (close groups, the pair directory) included. */
-export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, related: RelatedTables) {
+export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, related: RelationTables) {
   const p = b.proteins;
   const genomeOf = (e: number) => p.genome[e - 1];
   const summary = summaryOf(b);
@@ -277,7 +274,7 @@ export function writeIndexes({ b, packs, stage }: WriteContext) {
 
 /** What the writing tasks wrote, by task. */
 export interface WrittenRelease {
-  relations: RelatedTables;
+  relations: RelationTables;
   "family-tables": ReturnType<typeof writeFamilyTables>;
   "protein-tables": ReturnType<typeof writeProteinTables>;
   "sequence-index": Awaited<ReturnType<typeof writeSequenceSearch>>;
