@@ -186,7 +186,7 @@ export async function atScaleBenchmark(log: (line: string) => void): Promise<str
   // The widest family: its members at the root, the largest row of the families table.
   let widest = { rootId: "", members: 0 };
   for await (const family of await release.rows(m.tables.families, 0, m.tables.families.rows)) {
-    if (family.members.length > widest.members) widest = { rootId: family.rootId, members: family.members.length };
+    if (family.entries.length > widest.members) widest = { rootId: family.rootId, members: family.entries.length };
   }
   const members = await streamedHeap(fresh(), `/hog/${widest.rootId}/members/?per_page=10000000`);
 

@@ -306,7 +306,7 @@ export async function serveMix(release: Release, manifest: Manifest, targets: nu
   await times(targets, async () => get("HOG members", "record", `/api/hog/${segment((await inHog()).hog)}/members/`));
   // The families with the most members, whole (HOG members are not paginated).
   const families: Array<{ id: string; size: number }> = [];
-  for await (const row of await release.rows<FamilyRow>(tables.families, 0, tables.families.rows)) families.push({ id: row.rootId, size: row.members.length });
+  for await (const row of await release.rows<FamilyRow>(tables.families, 0, tables.families.rows)) families.push({ id: row.rootId, size: row.entries.length });
   families.sort((a, b) => b.size - a.size);
   for (let i = 0; i < targets; i++) get("HOG members, largest families (level=root)", "list", `/api/hog/${segment(families[i].id)}/members/?level=root`, 0);
   await times(targets, async () => get("HOG GO annotations", "record", `/api/hog/${segment(pick(families).id)}/gene_ontology/`));

@@ -329,7 +329,7 @@ export async function soakMix(releaseDir: string, seed: number): Promise<SoakReq
   get(`${api}/hog/${segment(family.rootId)}/`, json((v) => equal("hog_id", v[0]?.hog_id, family.rootId)));
   get(`${api}/hog/${segment(family.rootId)}/?level=root`);
   get(`${api}/hog/${segment(sub.id)}/members/`, json((v) => equal("members", v.members?.length, sub.hi - sub.lo)));
-  get(`${api}/hog/${segment(sub.id)}/members/?level=root`, json((v) => equal("members", v.members?.length, family.members.length)));
+  get(`${api}/hog/${segment(sub.id)}/members/?level=root`, json((v) => equal("members", v.members?.length, family.entries.length)));
   get(`${api}/hog/${segment(family.rootId)}/gene_ontology/`);
   get(`${api}/hog/${segment(family.rootId)}/similar_profile_hogs/?max_results=5`);
   get(`${api}/hog/${segment(family.rootId)}/orthoxml/`);

@@ -10,7 +10,7 @@
  * every byte read is checked against a hash the manifest chain vouches for.
  */
 
-export const FORMAT_VERSION = 4;
+export const FORMAT_VERSION = 5;
 
 /** Hex digits of the SHA-256 that name a pack and check a chunk (128 bits). */
 export const HASH_HEX_LENGTH = 32;
@@ -105,6 +105,11 @@ export interface Manifest {
     groups: TableRef<GroupRow>;
     /** Row = family index - 1 (families in orthoXML document order). */
     families: TableRef<FamilyRow>;
+    /**
+     * The member summaries of wide families (FamilyRow `firstMember`), each family's members in
+     * its tree order, families in order: a HOG of a wide family is a run of rows, read alone.
+     */
+    familyMembers: TableRef<ProteinSummary>;
     /** Row = entry number - 1. */
     annotations: TableRef<AnnotationRow>;
     /** Row = entry number - 1: the protein's pairwise relations (orthologs, close paralogs, homoeologs). */
@@ -310,6 +315,14 @@ export interface HogNode {
   completeness: number;
 }
 
+/**
+ * A HOG family: its tree and its members in tree order (a node's members are positions
+ * `[lo, hi)`). The entry numbers are always here; the members' summaries are too for a family
+ * of up to 128 members (the compiler's `familyInlineMembers`, ~110 bytes a summary: a 16 kB
+ * chunk's worth), so one read answers its HOGs and orthologs. A wider
+ * family keeps them in the `familyMembers` table instead (`members` null), so its row stays
+ * small and a HOG's members are read as the run of rows its range names, not as the family.
+ */
 export interface FamilyRow {
   family: number;
   rootId: string;
@@ -317,7 +330,12 @@ export interface FamilyRow {
   /** The most common description of its members ("" when none has one). */
   description: string;
   nodes: HogNode[];
-  members: ProteinSummary[];
+  /** Entry numbers of the members, in tree order. */
+  entries: number[];
+  /** The members' summaries in tree order; null for a wide family (see `firstMember`). */
+  members: ProteinSummary[] | null;
+  /** A wide family's first row in `familyMembers` (its member at position p is row firstMember + p); -1 when `members` holds them. */
+  firstMember: number;
 }
 
 /**

@@ -77,7 +77,7 @@ export function syntheticFamily(genomes: number, duplication: number, loss: numb
   below(0, rootId, 0);
   nodes[0].hi = members.length;
   return {
-    family: { family: 1, rootId, rootHog: 1, description: "synthetic family", nodes, members },
+    family: { family: 1, rootId, rootHog: 1, description: "synthetic family", nodes, entries: members.map((m) => m.entry), members, firstMember: -1 },
     taxonomy,
     genomes: infos,
     speciesOf: Int32Array.from(species),
@@ -115,5 +115,5 @@ export function flatFamily(species: number, copies: number): SyntheticFamily {
       speciesOf.push(s + 2);
     }
   }
-  return { family: { family: 1, rootId, rootHog: 1, description: "flat family", nodes, members }, taxonomy, genomes: infos, speciesOf: Int32Array.from(speciesOf) };
+  return { family: { family: 1, rootId, rootHog: 1, description: "flat family", nodes, entries: members.map((m) => m.entry), members, firstMember: -1 }, taxonomy, genomes: infos, speciesOf: Int32Array.from(speciesOf) };
 }

@@ -261,8 +261,8 @@ export async function releasePairStats(dir: string): Promise<PairStats> {
   const relationsPerProtein: number[] = [];
   const familyMembers: number[] = [];
   for await (const family of await release.rows(tables.families, 0, tables.families.rows)) {
-    familyMembers.push(family.members.length);
-    for (const m of family.members) relationsPerProtein.push(relationCounts[m.entry - 1]);
+    familyMembers.push(family.entries.length);
+    for (const e of family.entries) relationsPerProtein.push(relationCounts[e - 1]);
   }
   const proteins = genomes.reduce((s, x) => s + x.nrEntries, 0);
   const mainIsoforms = genomes.reduce((s, x) => s + x.nrGenes, 0);

@@ -10,6 +10,7 @@ export const LAYOUT = {
   sequencesChunkBytes: 16 * KB,
   groupsChunkBytes: 16 * KB,
   familiesChunkBytes: 16 * KB,
+  familyMembersChunkBytes: 16 * KB,
   annotationsChunkBytes: 16 * KB,
   relationsChunkBytes: 16 * KB,
   pairsChunkBytes: 32 * KB,
@@ -21,4 +22,9 @@ export const LAYOUT = {
   geneTreesChunkBytes: 16 * KB,
   genomeDetailsChunkBytes: 16 * KB,
   leafBytes: 16 * KB,
+  /**
+   * A family of more members keeps their summaries in the `familyMembers` table, not in its row
+   * (FamilyRow): ~110 bytes a summary, so an inline family fits its 16 kB chunk.
+   */
+  familyInlineMembers: 128,
 };

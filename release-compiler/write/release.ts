@@ -46,7 +46,7 @@ import type { PackWriter } from "./packs.js";
 import { LAYOUT } from "./layout.js";
 import { writeRelationTables, type RelationTables } from "./relations.js";
 import { writeSequenceIndex } from "./sequence-index.js";
-import { writeKeyIndex, writeKeyIndexOfPairs, writeTable } from "./tables.js";
+import { tableWriter, writeKeyIndex, writeKeyIndexOfPairs, writeTable } from "./tables.js";
 import { writeXrefSearch } from "./xref-search.js";
 
 /** Everything the derivations produce, ready to be written. */
@@ -187,15 +187,22 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
     closeGroups: related.closeGroups[g],
   }));
   const familyDescriptions = familyDescriptionsOf(b);
+  // A wide family's member summaries go to their own table, pushed as its row is made.
+  const familyMembers = tableWriter<ProteinSummary>(packs, LAYOUT.familyMembersChunkBytes);
   const families = writeTable<FamilyRow>(packs, b.families.length, LAYOUT.familiesChunkBytes, (f) => {
     const fam = b.families[f];
+    const wide = fam.members.length > LAYOUT.familyInlineMembers;
+    const firstMember = wide ? familyMembers.rows : -1;
+    if (wide) for (const e of fam.members) familyMembers.push(summary(e));
     return {
       family: fam.index,
       rootId: fam.rootId,
       rootHog: fam.rootHog,
       description: familyDescriptions[f],
       nodes: fam.nodes,
-      members: fam.members.map(summary),
+      entries: fam.members,
+      members: wide ? null : fam.members.map(summary),
+      firstMember,
     };
   });
   const { directory } = related;
@@ -216,7 +223,7 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
     trees.close();
   }
   stage.done("write group, family and pair directory tables");
-  return { groups, families, pairDirectory, profiles, familyGo, ...(geneTrees ? { geneTrees } : {}) };
+  return { groups, families, familyMembers: familyMembers.finish(), pairDirectory, profiles, familyGo, ...(geneTrees ? { geneTrees } : {}) };
 }
 
 export async function writeSequenceSearch({ b, packs, stage, jobs, engine }: WriteContext) {
@@ -286,7 +293,7 @@ export interface WrittenRelease {
 export function releaseManifest(d: DerivedRelease, w: WrittenRelease): Manifest {
   const { relations, pairs } = w.relations;
   const { genomes, hogList, genomeDetails, hogLists, indexes } = w.indexes;
-  const { groups, families, pairDirectory, profiles, familyGo, geneTrees } = w["family-tables"];
+  const { groups, families, familyMembers, pairDirectory, profiles, familyGo, geneTrees } = w["family-tables"];
   const { proteins, annotations, peptides } = w["protein-tables"];
   return {
     format: FORMAT_VERSION,
@@ -298,7 +305,7 @@ export function releaseManifest(d: DerivedRelease, w: WrittenRelease): Manifest 
     counts: d.counts,
     taxonomy: { names: d.taxonomy.names, parents: d.taxonomy.parents, genomes: d.taxonomy.genomes, taxonIds: d.taxonomy.taxonIds },
     genomes,
-    tables: { proteins, sequences: d.sequences, groups, families, annotations, relations, pairs, pairDirectory, hogList, profiles, familyGo, peptides, ...(geneTrees ? { geneTrees } : {}), genomeDetails },
+    tables: { proteins, sequences: d.sequences, groups, families, familyMembers, annotations, relations, pairs, pairDirectory, hogList, profiles, familyGo, peptides, ...(geneTrees ? { geneTrees } : {}), genomeDetails },
     sequenceIndex: w["sequence-index"].sequenceIndex,
     hogLists,
     xrefSearch: w["xref-search"].xrefSearch,

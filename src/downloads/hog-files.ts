@@ -3,24 +3,22 @@
  * members. Both read in slices as the client pulls, so a family of 50,000 members or a level
  * of a million HOGs streams in bounded memory.
  */
-import type { FamilyRow, HogListRow, SequenceRow } from "../../release-format/format.js";
+import type { FamilyRow, HogListRow, ProteinSummary, SequenceRow } from "../../release-format/format.js";
 import { fastaRecord } from "../render/fasta.js";
 import { orthid } from "../render/protein.js";
+import { memberSlicesByEntry, membersByEntry } from "../release/family-members.js";
 import type { Release } from "../release/release.js";
 import { rowsOf } from "../release/summaries.js";
 import type { HogAt } from "../routes/hogs.js";
 import { fastaHeader, type SequenceKind } from "./genome-fasta.js";
 
-/** Members whose sequences are read at once. */
-const MEMBER_SLICE = 512;
 /** HOG list rows read at once. */
 const HOG_SLICE = 2048;
 
 /** The members of a HOG on a level as FASTA records, by entry number. */
 export async function hogFasta(release: Release, family: FamilyRow, hog: HogAt, kind: SequenceKind): Promise<AsyncIterable<string>> {
-  const members = hog.members.map((m) => family.members[m]).sort((a, b) => a.entry - b.entry);
-  const slice = async (from: number) => {
-    const part = members.slice(from, from + MEMBER_SLICE);
+  const slices = await memberSlicesByEntry(release, family, hog.members);
+  const records = async (part: ProteinSummary[]) => {
     const sequences = await rowsOf<SequenceRow>(release, release.manifest.tables.sequences, part.map((m) => m.entry));
     let out = "";
     for (const m of part) {
@@ -30,10 +28,8 @@ export async function hogFasta(release: Release, family: FamilyRow, hog: HogAt, 
     }
     return out;
   };
-  const first = await slice(0);
   return (async function* () {
-    yield first;
-    for (let from = MEMBER_SLICE; from < members.length; from += MEMBER_SLICE) yield await slice(from);
+    for await (const part of slices) yield await records(part);
   })();
 }
 
@@ -57,7 +53,7 @@ export async function hogTable(
       const [id, rootHog, description, completeness] = row;
       const familyIndex = await release.lookup(indexes.hogIds, id);
       const family = await release.row<FamilyRow>(tables.families, familyIndex! - 1);
-      const members = hogOnLevel(family, id).members.map((m) => family.members[m]).sort((a, b) => a.entry - b.entry);
+      const members = await membersByEntry(release, family, hogOnLevel(family, id).members);
       out += tsv([
         id,
         taxonomy.names[level],

@@ -193,7 +193,7 @@ const histories = new WeakMap<FamilyRow, FamilyHistory>();
 export function historyOf(family: FamilyRow, release: HogLevelsContext): FamilyHistory {
   let history = histories.get(family);
   if (!history) {
-    const speciesOf = Int32Array.from(family.members, (m) => release.genomeOfEntry(m.entry).level);
+    const speciesOf = Int32Array.from(family.entries, (e) => release.genomeOfEntry(e).level);
     // The implied HOGs of the HOG routes' own cache (release/hogs.ts): computed once for both.
     histories.set(family, (history = familyHistory(family, speciesOf, release.manifest.taxonomy, impliedHogsOf(family, release))));
   }

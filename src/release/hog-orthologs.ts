@@ -1,9 +1,11 @@
-import { SPECIATION, type FamilyRow, type ProteinSummary } from "../../release-format/format.js";
+import { SPECIATION, type FamilyRow } from "../../release-format/format.js";
 
 export type OrthologType = "1:1" | "1:n" | "m:1" | "m:n";
 
 export interface HogOrtholog {
-  partner: ProteinSummary;
+  /** The partner's entry number and its position in the family's members. */
+  entry: number;
+  position: number;
   /** Seen from the query's side. */
   relType: OrthologType;
 }
@@ -14,7 +16,7 @@ const memberNodes = new WeakMap<FamilyRow, Int32Array>();
 function memberNodeOf(f: FamilyRow): Int32Array {
   let out = memberNodes.get(f);
   if (!out) {
-    out = new Int32Array(f.members.length).fill(-1);
+    out = new Int32Array(f.entries.length).fill(-1);
     // Preorder: a node comes after every node above it, so the last one to claim a position is the deepest.
     f.nodes.forEach((n, i) => out!.fill(i, n.lo, n.hi));
     memberNodes.set(f, out);
@@ -34,10 +36,10 @@ function memberNodeOf(f: FamilyRow): Int32Array {
  * up from each partner with prefix counts; no pair of the family is enumerated.
  */
 export function hogOrthologs(f: FamilyRow, entry: number, genomeOf: (entry: number) => unknown): HogOrtholog[] {
-  const position = f.members.findIndex((m) => m.entry === entry);
+  const position = f.entries.indexOf(entry);
   if (position < 0) return [];
   const nodeOf = memberNodeOf(f);
-  const genomes = f.members.map((m) => genomeOf(m.entry));
+  const genomes = f.entries.map(genomeOf);
   const own = genomes[position];
 
   // Partners: at each speciation ancestor, the members outside the part the query came up through.
@@ -78,7 +80,7 @@ export function hogOrthologs(f: FamilyRow, entry: number, genomeOf: (entry: numb
       const nA = coOrthologs(k);
       const nB = perGenome.get(genomes[k])!;
       const relType: OrthologType = nA === 1 ? (nB === 1 ? "1:1" : "1:n") : nB === 1 ? "m:1" : "m:n";
-      return { partner: f.members[k], relType };
+      return { entry: f.entries[k], position: k, relType };
     })
-    .sort((a, b) => a.partner.entry - b.partner.entry);
+    .sort((a, b) => a.entry - b.entry);
 }

@@ -55,7 +55,7 @@ const impliedIndexes = new WeakMap<FamilyRow, { all: ImpliedHog[]; byKey: Map<st
 function impliedIndex(f: FamilyRow, release: HogLevelsContext) {
   let index = impliedIndexes.get(f);
   if (!index) {
-    const speciesLevels = f.members.map((m) => release.genomeOfEntry(m.entry).level);
+    const speciesLevels = f.entries.map((e) => release.genomeOfEntry(e).level);
     const all = impliedHogs(f.nodes, speciesLevels, release.manifest.taxonomy);
     index = { all, byKey: new Map(all.map((h) => [`${h.level} ${h.id}`, h])) };
     impliedIndexes.set(f, index);

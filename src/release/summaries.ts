@@ -14,8 +14,8 @@ export async function rowsOf<Row>(release: Release, table: TableRef<Row>, entrie
 }
 
 /**
- * Protein summaries of many entries. Summaries already at hand (the members embedded in a
- * family row) are used first; the rest come from the proteins table.
+ * Protein summaries of many entries. Summaries already at hand (the members of the protein's
+ * family) are used first; the rest come from the proteins table.
  */
 export async function summariesOf(
   release: Release,

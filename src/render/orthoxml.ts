@@ -36,11 +36,11 @@ function familyGroups(release: Release, f: FamilyRow, augmented: boolean): Item[
     const children: Item[] = [];
     let at = n.lo;
     for (const k of kids[i]) {
-      for (; at < f.nodes[k].lo; at++) children.push({ gene: f.members[at].entry });
+      for (; at < f.nodes[k].lo; at++) children.push({ gene: f.entries[at] });
       children.push(...render(k));
       at = Math.max(at, f.nodes[k].hi);
     }
-    for (; at < n.hi; at++) children.push({ gene: f.members[at].entry });
+    for (; at < n.hi; at++) children.push({ gene: f.entries[at] });
 
     let group: Group;
     if (n.kind === SPECIATION) {
@@ -98,7 +98,7 @@ export function familyOrthoXml(release: Release, f: FamilyRow, augmented: boolea
   const out: string[] = [documentHead(release)];
   // Entries are numbered genome by genome in release order: by entry, the genomes come in order.
   const byGenome = new Map<GenomeInfo, number[]>();
-  for (const entry of f.members.map((m) => m.entry).sort((a, b) => a - b)) {
+  for (const entry of [...f.entries].sort((a, b) => a - b)) {
     const genome = release.genomeOfEntry(entry);
     const list = byGenome.get(genome);
     if (list) list.push(entry);

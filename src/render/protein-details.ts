@@ -57,6 +57,6 @@ export function isoformItem(release: Release, links: Links, p: ProteinRow) {
 }
 
 /** A HOG-derived ortholog: the partner's summary and the relation type from the query's side. */
-export function hogOrthologItem(release: Release, links: Links, o: HogOrtholog) {
-  return { ...proteinSummary(release, links, o.partner), rel_type: o.relType };
+export function hogOrthologItem(release: Release, links: Links, partner: ProteinSummary, o: HogOrtholog) {
+  return { ...proteinSummary(release, links, partner), rel_type: o.relType };
 }

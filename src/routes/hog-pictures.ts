@@ -17,7 +17,8 @@ import { historyOf } from "../release/family-history.js";
 import { isPrefixId, nodesWithId } from "../release/hogs.js";
 import type { Release } from "../release/release.js";
 import { resolveHog } from "../release/resolve.js";
-import type { FamilyRow } from "../../release-format/format.js";
+import { membersAt } from "../release/family-members.js";
+import type { FamilyRow, ProteinSummary } from "../../release-format/format.js";
 
 /** The level a HOG request is about and the ids of the HOGs on it in focus. */
 export interface HogFocus {
@@ -36,22 +37,36 @@ export function hogFocus(release: Release, family: FamilyRow, hogId: string, lev
   return { level: level.level, ids: hogs.filter((h) => related(h.id)).map((h) => h.id) };
 }
 
+/**
+ * Draws with each member's label (`HUMAN00042 P12345`). A wide family's summaries are not in its
+ * row: the drawing is made once to learn which members it names (a few per cell, never the
+ * whole family), their summaries are read, and it is made again with them.
+ */
+async function withMemberLabels<T>(release: Release, family: FamilyRow, draw: (label: (m: number) => string) => T): Promise<T> {
+  const name = (p: ProteinSummary) => `${orthid(release.genomeOfEntry(p.entry), p.entry)} ${p.canonicalId}`;
+  const inline = family.members;
+  if (inline) return draw((m) => name(inline[m]));
+  const named = new Set<number>();
+  draw((m) => (named.add(m), ""));
+  const positions = [...named];
+  const summaries = await membersAt(release, family, positions);
+  const byPosition = new Map(positions.map((p, k) => [p, summaries[k]]));
+  return draw((m) => name(byPosition.get(m)!));
+}
+
 /** The family of `focus` drawn on the species tree, its links on this request's origin. */
-export function hogPicture(release: Release, links: Links, family: FamilyRow, focus: HogFocus, standalone: boolean): HogTreePicture {
+export function hogPicture(release: Release, links: Links, family: FamilyRow, focus: HogFocus, standalone: boolean): Promise<HogTreePicture> {
   const { taxonomy, genomes } = release.manifest;
   const levelName = taxonomy.names[focus.level];
   const shown = focus.ids.length === 1 ? focus.ids[0] : `${focus.ids.length} HOGs`;
-  return hogTreeSvg({
+  return withMemberLabels(release, family, (memberLabel) => hogTreeSvg({
     family,
     history: historyOf(family, release),
     taxonomy,
     genomes,
     level: focus.level,
     selected: focus.ids,
-    memberLabel: (m) => {
-      const p = family.members[m];
-      return `${orthid(release.genomeOfEntry(p.entry), p.entry)} ${p.canonicalId}`;
-    },
+    memberLabel,
     links: {
       hog: (id, level) => links.api(`/hog/${segment(id)}/`, { level }),
       protein: (entry) => links.api(`/protein/${entry}/`),
@@ -59,7 +74,7 @@ export function hogPicture(release: Release, links: Links, family: FamilyRow, fo
     },
     standalone,
     title: `${shown} at ${levelName} · family ${family.rootId}${family.description ? ` · ${family.description}` : ""}`,
-  });
+  }));
 }
 
 export function hogPictureRoutes(app: Hono<AppEnv>) {
@@ -73,7 +88,7 @@ export function hogPictureRoutes(app: Hono<AppEnv>) {
       const asked = levelParam(c, release);
       const { hogId, family, level: alias } = await resolveHog(release, pathParam(c, "hog_id"));
       const focus = hogFocus(release, family, hogId, asked ?? onAliasLevel(alias));
-      const picture = hogPicture(release, linksOf(c), family, focus, true);
+      const picture = await hogPicture(release, linksOf(c), family, focus, true);
       return new Response(picture.svg, { headers: await svgHeaders() });
     },
   );

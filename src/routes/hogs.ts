@@ -5,11 +5,12 @@ import { badRequest, notFound } from "../errors.js";
 import { segment, type Links } from "../render/links.js";
 import { proteinSummary } from "../render/protein.js";
 import { paginate } from "../render/pagination.js";
-import { fieldNamesFor, json, jsonArrayStream } from "../render/respond.js";
+import { fieldNamesFor, json, jsonArrayStream, jsonObjectStream } from "../render/respond.js";
 import { SPECIATION, type FamilyRow, type HogListRow } from "../../release-format/format.js";
 import { isAncestorOrSelf as isAncestorLevel } from "../../release-format/taxonomy.js";
 import { mostAncientFirst, type ImpliedHog } from "../../release-format/hog-levels.js";
 import { childIds, impliedHog, impliedHogsOf, isPrefixId, levelsOfId, nodeOnLevel, nodesWithId, parentIds } from "../release/hogs.js";
+import { memberSlicesByEntry } from "../release/family-members.js";
 import type { Release } from "../release/release.js";
 import { resolveHog } from "../release/resolve.js";
 
@@ -202,12 +203,12 @@ export function hogRoutes(app: Hono<AppEnv>) {
       const { hogId, family, level: aliasLevel } = await resolveHog(release, pathParam(c, "hog_id"));
       const level = asked ?? onAliasLevel(aliasLevel);
       const hog = hogOnLevel(release, family, hogId, level);
-      const members = hog.members.map((m) => family.members[m]).sort((a, b) => a.entry - b.entry);
-      return json(c, {
-        hog_id: hog.id,
-        level: release.manifest.taxonomy.names[hog.onLevel],
-        members: members.map((m) => proteinSummary(release, links, m)),
-      });
+      const slices = await memberSlicesByEntry(release, family, hog.members);
+      async function* members() {
+        for await (const slice of slices) for (const m of slice) yield proteinSummary(release, links, m);
+      }
+      const head = { hog_id: hog.id, level: release.manifest.taxonomy.names[hog.onLevel] };
+      return jsonObjectStream(head, "members", members(), {}, fieldNamesFor(c));
     },
   );
 

@@ -5,7 +5,7 @@
  * the route's, from the isolate's chunk cache.
  */
 import type { Hono } from "hono";
-import { eventSince, hogOnLevel, levelParam, onAliasLevel } from "./hogs.js";
+import { eventSince, hogOnLevel, levelParam, onAliasLevel, type HogAt } from "./hogs.js";
 import { genesOnPage } from "./genomes.js";
 import { hogFocus, hogPicture } from "./hog-pictures.js";
 import { relationsOf } from "./relations.js";
@@ -24,6 +24,7 @@ import { lineageNames, orthid } from "../render/protein.js";
 import { taxonomyNewick } from "../render/taxonomy.js";
 import { segment } from "../render/links.js";
 import { annotationRow, goTermsOf } from "../release/annotations.js";
+import { membersByEntry } from "../release/family-members.js";
 import { historyOf, hogSize } from "../release/family-history.js";
 import { childIds, levelsOfId, parentIds } from "../release/hogs.js";
 import type { Release } from "../release/release.js";
@@ -172,7 +173,7 @@ async function hog(c: AppContext): Promise<string> {
   const level = asked ?? onAliasLevel(alias);
   const focus = hogFocus(release, family, hogId, level);
   const levelName = taxonomy.names[focus.level];
-  const picture = hogPicture(release, links, family, focus, false);
+  const picture = await hogPicture(release, links, family, focus, false);
   const onLevel = historyOf(family, release).hogsAt.get(focus.level) ?? [];
   const records: HogRecordLine[] = focus.ids.map((hogIdOn) => {
     const h = onLevel.find((x) => x.id === hogIdOn)!;
@@ -188,13 +189,13 @@ async function hog(c: AppContext): Promise<string> {
       otherLevels: levelsOfId(family, h.id, taxonomy).filter((l) => l !== focus.level).map((l) => taxonomy.names[l]),
     };
   });
-  let members: ProteinLine[] | undefined;
+  let at: HogAt | undefined;
   try {
-    const at = hogOnLevel(release, family, hogId, level);
-    members = at.members.map((m) => family.members[m]).sort((a, b) => a.entry - b.entry).map((m) => proteinLine(release, m));
+    at = hogOnLevel(release, family, hogId, level);
   } catch {
-    members = undefined; // several HOGs of the id on the level: the records table lists them
+    at = undefined; // several HOGs of the id on the level: the records table lists them
   }
+  const members = at && (await membersByEntry(release, family, at.members)).map((m) => proteinLine(release, m));
   const levelQuery = { level: c.req.query("level") };
   return hogPage(links, links.self, {
     asked: hogId,
@@ -227,7 +228,7 @@ async function hogMembers(c: AppContext): Promise<string> {
     id: at.id,
     level: levelName,
     rootId: family.rootId,
-    members: at.members.map((m) => family.members[m]).sort((a, b) => a.entry - b.entry).map((m) => proteinLine(release, m)),
+    members: (await membersByEntry(release, family, at.members)).map((m) => proteinLine(release, m)),
     hogUrl: links.api(`/hog/${segment(at.id)}/`, { level: levelName }),
   });
 }

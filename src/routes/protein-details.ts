@@ -7,6 +7,7 @@ import { domainsBody, goItems, hogOrthologItem, isoformItem, xrefItems } from ".
 import { json } from "../render/respond.js";
 import { annotationRow, goTermsOf } from "../release/annotations.js";
 import { hogOrthologs } from "../release/hog-orthologs.js";
+import { membersAt } from "../release/family-members.js";
 import { proteinRow, entryNumber } from "../release/resolve.js";
 import { isOrthologType, REL_TYPES } from "../../release-format/format.js";
 import { filterXrefs, xrefsOf, type XrefFilter } from "../../release-format/xrefs.js";
@@ -88,13 +89,11 @@ export function proteinDetailRoutes(app: Hono<AppEnv>) {
       const row = await proteinRow(release, entry);
       if (!row.family || !row.hog || (relType !== undefined && !isOrthologType((REL_TYPES as readonly string[]).indexOf(relType)))) return json(c, []);
       const family = await release.row(release.manifest.tables.families, row.family - 1);
-      const orthologs = hogOrthologs(family, entry, (e) => release.genomeOfEntry(e));
-      return json(
-        c,
-        orthologs
-          .filter((o) => (relType === undefined || o.relType === relType) && (!targets || targets(release.genomeOfEntry(o.partner.entry))))
-          .map((o) => hogOrthologItem(release, links, o)),
+      const orthologs = hogOrthologs(family, entry, (e) => release.genomeOfEntry(e)).filter(
+        (o) => (relType === undefined || o.relType === relType) && (!targets || targets(release.genomeOfEntry(o.entry))),
       );
+      const partners = await membersAt(release, family, orthologs.map((o) => o.position));
+      return json(c, orthologs.map((o, k) => hogOrthologItem(release, links, partners[k], o)));
     },
   );
 }

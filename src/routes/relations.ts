@@ -12,6 +12,7 @@ import { pairsBetween } from "../release/pairs.js";
 import type { Release } from "../release/release.js";
 import { proteinRow, entryNumber, resolveGenome } from "../release/resolve.js";
 import { summariesOf } from "../release/summaries.js";
+import { membersAt, positionsOf } from "../release/family-members.js";
 import { resolveEntries } from "../release/bulk.js";
 import { homologyTargets, type TargetFilter } from "../release/homology-targets.js";
 import type { Links } from "../render/links.js";
@@ -19,18 +20,16 @@ import type { Links } from "../render/links.js";
 /** Most distinct `xrefs` sources of a pairs request: releases have about ten. */
 const MAX_XREF_SOURCES = 50;
 
-/** A protein's relations with its partners' summaries (from its family row when they are members). */
+/** A protein's relations with its partners' summaries (from its family's members when they are members). */
 export async function relationsOf(release: Release, protein: ProteinRow, keep: (r: Relation) => boolean) {
   const [relations, family] = await Promise.all([
     release.row(release.manifest.tables.relations, protein.entry - 1),
     protein.family ? release.row(release.manifest.tables.families, protein.family - 1) : undefined,
   ]);
   const kept = relations.filter(keep);
-  const summaries = await summariesOf(
-    release,
-    kept.map((r) => r[0]),
-    family?.members,
-  );
+  const partners = kept.map((r) => r[0]);
+  const members = family ? await membersAt(release, family, positionsOf(family, partners)) : [];
+  const summaries = await summariesOf(release, partners, members);
   return kept.map((r) => ({ relation: r, partner: summaries.get(r[0]) as ProteinSummary }));
 }
 

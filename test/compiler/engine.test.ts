@@ -178,7 +178,7 @@ describe("family pairs on worker threads", () => {
   it("are the pairs of each family, whatever the parts they come back in, measured when asked", async () => {
     const built = [3, 5, 8].map((seed) => syntheticFamily(32, 0.2, 0.02, seed)).map(({ family, genomes }, k) => ({
       genomes,
-      family: { index: k + 1, rootId: family.rootId, rootHog: k + 1, nodes: family.nodes, members: family.members.map((m) => m.entry), memberNode: [] } as FamilyBuild,
+      family: { index: k + 1, rootId: family.rootId, rootHog: k + 1, nodes: family.nodes, members: family.entries, memberNode: [] } as FamilyBuild,
     }));
     // The synthetic families number their entries alike: one family per run, each on its own.
     for (const { family, genomes } of built) {

@@ -46,7 +46,7 @@ const unescape = (s: string): string => s.replace(/&quot;/g, '"').replace(/&#39;
 /** The family with the most members of a compiled release, read from its packs. */
 async function largestFamily(dir: string): Promise<FamilyRow> {
   let best: FamilyRow | undefined;
-  for (const f of await allRows(dir, (m) => m.tables.families)) if (!best || f.members.length > best.members.length) best = f;
+  for (const f of await allRows(dir, (m) => m.tables.families)) if (!best || f.entries.length > best.entries.length) best = f;
   return best!;
 }
 
@@ -58,7 +58,7 @@ function widestLevel(manifest: Manifest, family: FamilyRow): string {
     while (i + 1 < starts.length && starts[i + 1] <= entry) i++;
     return manifest.genomes[i].level;
   };
-  const history = familyHistory(family, Int32Array.from(family.members, (m) => levelOf(m.entry)), manifest.taxonomy);
+  const history = familyHistory(family, Int32Array.from(family.entries, levelOf), manifest.taxonomy);
   let widest = history.root;
   for (const [level, hogs] of history.hogsAt) if (hogs.length > (history.hogsAt.get(widest)?.length ?? 0)) widest = level;
   return manifest.taxonomy.names[widest];
@@ -93,7 +93,7 @@ describe("the HOG drawing's bounds", () => {
       const cold = await timed();
       const warm = await timed();
       expect(warm.svg).toBe(cold.svg);
-      figures[name] = { family: family.rootId, members: family.members.length, level, coldMs: cold.ms, warmMs: warm.ms, svgBytes: cold.bytes };
+      figures[name] = { family: family.rootId, members: family.entries.length, level, coldMs: cold.ms, warmMs: warm.ms, svgBytes: cold.bytes };
       expect(cold.bytes, `${name}: SVG bytes`).toBeLessThanOrEqual(DRAWING.bytes);
       expect(cold.ms, `${name}: cold`).toBeLessThanOrEqual(DRAWING.coldMs);
       expect(warm.ms, `${name}: warm`).toBeLessThanOrEqual(DRAWING.warmMs);
@@ -113,7 +113,7 @@ describe("the HOG drawing's bounds", () => {
       genomes,
       level: widest,
       selected: [history.hogsAt.get(widest)![0].id],
-      memberLabel: (m) => family.members[m].canonicalId,
+      memberLabel: (m) => family.members![m].canonicalId,
       links: { hog: (id, level) => `https://h/api/hog/${id}/?level=${encodeURIComponent(level)}`, protein: (e) => `https://h/api/protein/${e}/`, genome: (c) => `https://h/api/genome/${c}/` },
       standalone: true,
       title: "synthetic",
@@ -124,8 +124,8 @@ describe("the HOG drawing's bounds", () => {
   it("folds a family of 2,500 genomes and ~40,000 genes into a bounded drawing", () => {
     const { family, taxonomy, genomes, speciesOf } = syntheticFamily(2500, 0.3, 0.01);
     const { history, widest, picture, ms } = drawWidest({ family, taxonomy, genomes, speciesOf });
-    figures.synthetic = { genomes: genomes.length, members: family.members.length, levels: taxonomy.names.length, hogsOnWidestLevel: history.hogsAt.get(widest)!.length, ms, svgBytes: picture.svg.length, rows: picture.rows, columns: picture.columns };
-    expect(family.members.length).toBeGreaterThan(30_000);
+    figures.synthetic = { genomes: genomes.length, members: family.entries.length, levels: taxonomy.names.length, hogsOnWidestLevel: history.hogsAt.get(widest)!.length, ms, svgBytes: picture.svg.length, rows: picture.rows, columns: picture.columns };
+    expect(family.entries.length).toBeGreaterThan(30_000);
     expect(picture.rows).toBeLessThanOrEqual(HOG_TREE_LIMITS.rows);
     expect(picture.columns).toBeLessThanOrEqual(HOG_TREE_LIMITS.columns);
     expect(history.hogsAt.get(widest)!.length).toBeGreaterThan(HOG_TREE_LIMITS.columns);

@@ -75,7 +75,7 @@ export function hogTreeSvg(input: HogTreeInput): HogTreePicture {
   const onFocus = history.hogsAt.get(focus) ?? [];
   const selected = new Set(input.selected);
   const focusHogs = onFocus.filter((h) => selected.has(h.id));
-  const mine = new Uint8Array(family.members.length);
+  const mine = new Uint8Array(family.entries.length);
   for (const h of focusHogs) eachMember(h, (m) => (mine[m] = 1));
   const firsts = focusHogs.map(hogFirst);
   const genes = focusHogs.reduce((n, h) => n + hogSize(h), 0);
@@ -356,7 +356,7 @@ function cell(members: number[], x0: number, y: number, isMine: boolean, squares
     const spots = n === 1 ? [[0, 0]] : n === 2 ? [[-4.5, 0], [4.5, 0]] : [[-4.5, -4.5], [4.5, -4.5], [-4.5, 4.5], [4.5, 4.5]].slice(0, n);
     const genes = members.map((m, k) => {
       const [dx, dy] = spots[k];
-      const entry = input.family.members[m].entry;
+      const entry = input.family.entries[m];
       return `<a href="${esc(input.links.protein(entry))}"><rect class="gene" x="${px(cx + dx - size / 2)}" y="${px(y + dy - size / 2)}" width="${size}" height="${size}" rx="1.5"><title>${esc(input.memberLabel(m))}</title></rect></a>`;
     });
     return `<g class="${cls}" data-n="${n}">${genes.join("")}</g>`;
