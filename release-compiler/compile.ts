@@ -36,6 +36,7 @@ import { scratchFolder, type ScratchFolder } from "./scratch.js";
 import { stageReporter, type Stages } from "./stages.js";
 import { isRunning, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, type PackedOutput, type TaskName } from "./tasks.js";
 import { packWriter, type PackWriter } from "./write/packs.js";
+import { packedChunkReader } from "./write/beside.js";
 import { LAYOUT } from "./write/layout.js";
 import {
   DERIVED_ROWS,
@@ -155,7 +156,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
     },
     relations: (_, scratch) => writing(scratch, writeRelations),
     "family-tables": (_, scratch) => writing(scratch, async (c) => writeFamilyTables(c, await output("relations"))),
-    "protein-tables": (_, scratch) => writing(scratch, writeProteinTables),
+    "protein-tables": (_, scratch) => writing(scratch, async (c) => writeProteinTables(c, await output("relations"), await output("family-tables"))),
     "sequence-index": (_, scratch) => writing(scratch, writeSequenceSearch),
     "xref-search": (_, scratch) => writing(scratch, writeXrefs),
     indexes: (_, scratch) => writing(scratch, writeIndexes),
@@ -174,7 +175,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
         threads: jobs,
         readOnly: readOnlyDatabase !== undefined,
       });
-    const result = await write({ b: build, packs, stage, jobs, derived: ledger.folder("derive"), engine });
+    const result = await write({ b: build, packs, stage, jobs, derived: ledger.folder("derive"), engine, readChunk: packedChunkReader(ledger.work) });
     return { ...result, packed: packed(packs) };
   };
 

@@ -37,7 +37,7 @@ export const TASKS = {
   derive: { needs: [], threads: "all" },
   relations: { needs: ["derive"], threads: "all" },
   "family-tables": { needs: ["derive", "relations"], threads: 1 },
-  "protein-tables": { needs: ["derive"], threads: 1 },
+  "protein-tables": { needs: ["derive", "relations", "family-tables"], threads: 1 },
   "sequence-index": { needs: ["derive"], threads: "all" },
   "xref-search": { needs: ["derive"], threads: 1 },
   indexes: { needs: ["derive"], threads: 1 },

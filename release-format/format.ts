@@ -256,6 +256,24 @@ export interface ProteinSummary {
   isMain: boolean;
 }
 
+/**
+ * The tables whose chunks holding a protein's rows its proteins chunk names (ProteinShard):
+ * `sequences`, `annotations` and `relations` (row = entry − 1), and `families` (its row's
+ * `family` − 1). A protein's answer reads its proteins chunk anyway; what it reads besides
+ * needs no directory page of those tables then, however deep their trees.
+ */
+export const BESIDE_TABLES = ["sequences", "annotations", "relations", "families"] as const;
+export type BesideTable = (typeof BESIDE_TABLES)[number];
+
+/**
+ * Chunk content of the `proteins` table: its rows, and per BESIDE_TABLES table a level-0
+ * directory page listing that table's chunks that hold rows of these proteins (and no other),
+ * checked like any page: the proteins chunk's hash vouches for them.
+ */
+export interface ProteinShard extends TableShard<ProteinRow> {
+  beside: Record<BesideTable, DirectoryPage<number>>;
+}
+
 export interface ProteinRow extends ProteinSummary {
   /** Family index of the protein's root HOG, 0 = none. */
   family: number;

@@ -24,8 +24,8 @@
  * group numbers and fingerprints, and HOG ids are the release's own. Every file is written
  * table shard by table shard: memory is that of a shard and of the open gzip streams.
  */
-import { createWriteStream, mkdirSync, readFileSync, type WriteStream } from "node:fs";
-import { join, resolve } from "node:path";
+import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
+import { join } from "node:path";
 import { once } from "node:events";
 import { createGzip, type Gzip } from "node:zlib";
 import {

@@ -3,6 +3,8 @@
  * against the entries of the directory pages (FORMAT.md, "Chunk sizes"). Rows are never split:
  * a row larger than its table's target is a chunk of its own.
  */
+import { PAGE_ENTRIES, ROOT_ENTRIES } from "../../release-format/directory.js";
+
 const KB = 1024;
 
 export const LAYOUT = {
@@ -22,6 +24,9 @@ export const LAYOUT = {
   geneTreesChunkBytes: 16 * KB,
   genomeDetailsChunkBytes: 16 * KB,
   leafBytes: 16 * KB,
+  /** Entries of a directory page below the root, and of a root at most (release-format/directory.ts). */
+  pageEntries: PAGE_ENTRIES,
+  rootEntries: ROOT_ENTRIES,
   /**
    * A family of more members keeps their summaries in the `familyMembers` table, not in its row
    * (FamilyRow): ~110 bytes a summary, so an inline family fits its 16 kB chunk.

@@ -4,8 +4,8 @@
  * A chunk is one msgpack value (rows of a table, a leaf of an index, a directory page). Chunks
  * are appended to packs, files of up to PACK_BYTES named by the hash of their bytes, each
  * tree writing its own packs so tables written side by side (relations and pairs) never mix.
- * When a tree is finished, its chunks are listed in directory pages of PAGE_ENTRIES, level by
- * level, until one page of at most ROOT_ENTRIES is left: the root, which the header holds.
+ * When a tree is finished, its chunks are listed in directory pages of `LAYOUT.pageEntries`, level
+ * by level, until one page of at most `LAYOUT.rootEntries` is left: the root, which the header holds.
  * A page can only name a pack once that pack is closed (its name is its hash), so data packs
  * close before their pages are written and each level of pages closes its own pack.
  */
@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { Packr } from "msgpackr";
-import { PAGE_ENTRIES, ROOT_ENTRIES } from "../../release-format/directory.js";
+import { LAYOUT } from "./layout.js";
 import { HASH_BYTES, HASH_HEX_LENGTH, packKey, type ChunkRef, type ChunkTree, type DirectoryPage } from "../../release-format/format.js";
 
 /** Records keep repeated object shapes compact; each chunk carries its own record definitions. */
@@ -145,13 +145,14 @@ export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWrit
         finish() {
           data.close();
           let level = 0;
-          while (entries.length > ROOT_ENTRIES) {
+          while (entries.length > LAYOUT.rootEntries) {
             const pages = packStream();
             const upStarts: Start[] = [];
             const up: Written[] = [];
-            for (let i = 0; i < entries.length; i += PAGE_ENTRIES) {
+            const size = LAYOUT.pageEntries;
+            for (let i = 0; i < entries.length; i += size) {
               upStarts.push(starts[i]);
-              up.push(pages.append(packChunk(pageOf(level, starts.slice(i, i + PAGE_ENTRIES), entries.slice(i, i + PAGE_ENTRIES)))));
+              up.push(pages.append(packChunk(pageOf(level, starts.slice(i, i + size), entries.slice(i, i + size)))));
             }
             pages.close();
             [starts, entries, level] = [upStarts, up, level + 1];

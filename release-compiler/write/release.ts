@@ -7,6 +7,7 @@ import {
   FORMAT_VERSION,
   type AnnotationRow,
   type AnnotationShard,
+  type ChunkRef,
   type GoTerm,
   type FamilyGo,
   type FamilyProfile,
@@ -45,6 +46,7 @@ import type { PackedOutput } from "../tasks.js";
 import type { PackWriter } from "./packs.js";
 import { LAYOUT } from "./layout.js";
 import { writeRelationTables, type RelationTables } from "./relations.js";
+import { besideOf, chunkList } from "./beside.js";
 import { writeSequenceIndex } from "./sequence-index.js";
 import { tableWriter, writeKeyIndex, writeKeyIndexOfPairs, writeTable } from "./tables.js";
 import { writeXrefSearch } from "./xref-search.js";
@@ -103,6 +105,8 @@ export interface WriteContext {
   derived: string;
   /** A row engine of the task's own (scratch) or on the derive task's database (read-only). */
   engine(readOnlyDatabase?: string): Promise<Engine>;
+  /** A chunk written by this compile (this task's or a finished one's), read back from the work folder's packs. */
+  readChunk(ref: ChunkRef): unknown;
 }
 
 export async function writeRelations({ b, packs, stage, jobs, derived, engine }: WriteContext): Promise<RelationTables> {
@@ -153,10 +157,24 @@ const summaryOf = (b: ReleaseBuild) => (entry: number): ProteinSummary => {
 
 const familyDescriptionsOf = (b: ReleaseBuild) => b.families.map((f) => mostCommonDescription(b.proteins.description, f.members));
 
-/** The tables of a row per protein: proteins, annotations, peptides. */
-export function writeProteinTables({ b, packs, stage }: WriteContext) {
+/**
+ * The tables of a row per protein: annotations, peptides, then proteins, each of whose chunks
+ * names the chunks of the sequences, annotations, relations and families tables that its rows
+ * need (write/beside.ts), so the relations and family tables come first.
+ */
+export async function writeProteinTables({ b, packs, stage, readChunk }: WriteContext, related: RelationTables, familyTables: { families: TableRef<FamilyRow> }) {
   const p = b.proteins;
   const summary = summaryOf(b);
+  const annotations = writeTable(packs, p.count, LAYOUT.annotationsChunkBytes, (i) => b.annotations.rowAt(i), undefined, (rows) =>
+    citedGoTerms(rows, b.annotations.goTerms),
+  );
+  const peptides = writeTable<string>(packs, p.count, LAYOUT.peptidesChunkBytes, (i) => p.sequence[i], (s) => s.length + 3);
+  const beside = besideOf({
+    sequences: await chunkList(b.sequences.tree, readChunk),
+    annotations: await chunkList(annotations.tree, readChunk),
+    relations: await chunkList(related.relations.tree, readChunk),
+    families: await chunkList(familyTables.families.tree, readChunk),
+  });
   const proteins = writeTable<ProteinRow>(packs, p.count, LAYOUT.proteinsChunkBytes, (i) => ({
     ...summary(i + 1),
     family: b.family[i],
@@ -165,11 +183,7 @@ export function writeProteinTables({ b, packs, stage }: WriteContext) {
     isoforms: p.isoforms[i] ?? [],
     exons: exonPairs(p.exons[i]),
     description: p.description[i],
-  }));
-  const annotations = writeTable(packs, p.count, LAYOUT.annotationsChunkBytes, (i) => b.annotations.rowAt(i), undefined, (rows) =>
-    citedGoTerms(rows, b.annotations.goTerms),
-  );
-  const peptides = writeTable<string>(packs, p.count, LAYOUT.peptidesChunkBytes, (i) => p.sequence[i], (s) => s.length + 3);
+  }), undefined, beside);
   stage.done("write protein, annotation and peptide tables");
   return { proteins, annotations, peptides };
 }
@@ -283,7 +297,7 @@ export function writeIndexes({ b, packs, stage }: WriteContext) {
 export interface WrittenRelease {
   relations: RelationTables;
   "family-tables": ReturnType<typeof writeFamilyTables>;
-  "protein-tables": ReturnType<typeof writeProteinTables>;
+  "protein-tables": Awaited<ReturnType<typeof writeProteinTables>>;
   "sequence-index": Awaited<ReturnType<typeof writeSequenceSearch>>;
   "xref-search": ReturnType<typeof writeXrefs>;
   indexes: ReturnType<typeof writeIndexes>;

@@ -1,9 +1,9 @@
 import type { AnnotationRow, AnnotationShard, GoTerm } from "../../release-format/format.js";
 import type { Release } from "./release.js";
 
-/** Cross-references, GO annotations and domains of an entry (one annotations chunk). */
+/** Cross-references, GO annotations and domains of an entry (one annotations chunk, found beside its protein's). */
 export async function annotationRow(release: Release, entry: number): Promise<AnnotationRow> {
-  return release.row(release.manifest.tables.annotations, entry - 1);
+  return release.rowBeside("annotations", entry, entry - 1);
 }
 
 /**
@@ -12,11 +12,15 @@ export async function annotationRow(release: Release, entry: number): Promise<An
  * their annotation rows read already) and nothing else. Terms the release lacks are left out.
  */
 export async function goTermsOf(release: Release, entries: Iterable<number>): Promise<Map<string, GoTerm>> {
-  const table = release.manifest.tables.annotations;
-  const chunks = await Promise.all([...new Set(entries)].map((e) => release.chunkAt<AnnotationShard, number>(table.tree, e - 1)));
+  const chunks = await Promise.all(
+    [...new Set(entries)].map(async (e) => {
+      const found = await release.locateBeside("annotations", e, e - 1);
+      return found && release.chunk<AnnotationShard>(found.ref);
+    }),
+  );
   const out = new Map<string, GoTerm>();
   for (const chunk of chunks) {
-    const terms = chunk?.value.goTerms;
+    const terms = chunk?.goTerms;
     if (terms) terms.keys.forEach((id, i) => out.set(id, terms.values[i]));
   }
   return out;

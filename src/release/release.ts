@@ -19,9 +19,14 @@ import {
   type Manifest,
   type ManifestFile,
   type ReleaseHeader,
+  type BesideTable,
+  type ProteinShard,
   type TableRef,
   type TableShard,
 } from "../../release-format/format.js";
+
+/** The row type of a table. */
+type RowOf<T> = T extends TableRef<infer Row> ? Row : never;
 
 /** Chunks a list reads before it starts answering (a page of up to ~16k proteins), and then at a time. */
 const EAGER_CHUNKS = 32;
@@ -49,6 +54,15 @@ export interface Release {
   /** A genome's chromosomes and gene ranges (its `genomeDetails` row). */
   genomeDetail(genome: GenomeInfo): Promise<GenomeDetail>;
   row<Row>(table: TableRef<Row>, index: number): Promise<Row>;
+  /**
+   * Row `index` of a table beside the proteins (BESIDE_TABLES) that protein `entry` needs (its
+   * sequence, annotations, relations: index = entry − 1; its family): found through the chunks
+   * its proteins chunk names, so a table whose tree is deeper than its root costs no directory
+   * page. Read it beside the protein's own row: both share the proteins chunk's read.
+   */
+  rowBeside<Name extends BesideTable>(name: Name, entry: number, index: number): Promise<RowOf<Manifest["tables"][Name]>>;
+  /** Where the chunk of `rowBeside` lies (its first row and ref): through the proteins chunk of `entry` when the table's tree is deeper than its root. */
+  locateBeside(name: BesideTable, entry: number, index: number): Promise<{ start: number; ref: ChunkRef } | undefined>;
   /** Rows at many indexes, in any order: each chunk read once, adjacent chunks in one range. */
   rowsAt<Row>(table: TableRef<Row>, indexes: Iterable<number>): Promise<Map<number, Row>>;
   /**
@@ -220,6 +234,22 @@ export function releaseView(storage: ReleaseStorage, cache: BlobCache, manifest:
       const found = await chunkAt<TableShard<never>, number>(table.tree, index);
       if (!found || index >= table.rows) throw unavailable(`Row ${index} is outside its table; the release is inconsistent.`);
       return found.value.rows[index - found.value.firstRow];
+    },
+    async locateBeside(name, entry, index) {
+      const table = manifest.tables[name];
+      // A tree of depth 1 has its chunks in the header's root: located at no cost, and read without waiting for the proteins chunk.
+      if (table.tree.depth === 1) return locate(table.tree, index);
+      const proteins = await chunkAt<ProteinShard, number>(manifest.tables.proteins.tree, entry - 1);
+      const page = proteins?.value.beside[name];
+      const i = page ? entryCovering(page, index) : -1;
+      return i >= 0 ? { start: page!.starts[i], ref: entryRef(page!, i) } : undefined;
+    },
+    async rowBeside(name, entry, index) {
+      const found = index < manifest.tables[name].rows ? await this.locateBeside(name, entry, index) : undefined;
+      const shard = found && (await chunk<TableShard<never>>(found.ref));
+      const row = shard?.rows[index - shard.firstRow];
+      if (row === undefined) throw unavailable(`Row ${index} of ${name} is not beside protein ${entry}; the release is inconsistent.`);
+      return row;
     },
     async rowsAt<Row>(table: TableRef<Row>, indexes: Iterable<number>) {
       const want = new Set([...indexes].filter((i) => i >= 0 && i < table.rows));

@@ -93,7 +93,7 @@ export async function resolveHog(release: Release, id: string): Promise<{ hogId:
     const protein = await proteinRow(release, await entryNumber(release, id));
     if (!protein.hog || !protein.family) throw notFound(`${echo(id)} is not part of any HOG.`);
     // The protein row names its family: no HOG id lookup (one read fewer).
-    return { hogId: protein.hog, family: await release.row(release.manifest.tables.families, protein.family - 1) };
+    return { hogId: protein.hog, family: await release.rowBeside("families", protein.entry, protein.family - 1) };
   }
   const family = await release.lookup(release.manifest.indexes.hogIds, hogId);
   if (family === undefined) throw notFound(`requested id '${echo(hogId)}' is unknown`);

@@ -3,7 +3,7 @@
  * leaves narrow the query to candidate rows, whose ids are then read and checked. See
  * "Cross-reference search" in FORMAT.md for the index and the bound on its reads.
  */
-import { SEQ_MATCH_CODES, type KeyIndexLeaf, type TableShard, type XrefGram, type XrefSearchRef, type XrefSearchRow } from "../../release-format/format.js";
+import { SEQ_MATCH_CODES, type KeyIndexLeaf, type XrefGram, type XrefSearchRef, type XrefSearchRow } from "../../release-format/format.js";
 import type { Release } from "./release.js";
 import { upperBound } from "./sorted.js";
 import type { SeqMatch } from "../../release-format/xrefs.js";

@@ -30,7 +30,7 @@ import { childIds, levelsOfId, parentIds } from "../release/hogs.js";
 import type { Release } from "../release/release.js";
 import { entryNumber, proteinRow, resolveGenome, resolveGroup, resolveHog } from "../release/resolve.js";
 import { resolveTaxonMembers, resolveTaxonRoot, rootLevel, taxonomyTree } from "../release/taxonomy.js";
-import { isOrthologType, REL_TYPES, type GenomeDetail, type ProteinSummary } from "../../release-format/format.js";
+import { isOrthologType, REL_TYPES, type ProteinSummary } from "../../release-format/format.js";
 import { lineage } from "../../release-format/taxonomy.js";
 import { xrefsOf } from "../../release-format/xrefs.js";
 
@@ -101,15 +101,15 @@ async function proteinCard(c: AppContext): Promise<string> {
   const release = releaseOf(c);
   const links = linksOf(c);
   const entry = await entryNumber(release, pathParam(c, "entry_id"));
-  const { tables } = release.manifest;
-  const [row, sequence, annotations, relations] = await Promise.all([
+  const [row, sequence, annotations] = await Promise.all([
     proteinRow(release, entry),
-    release.row(tables.sequences, entry - 1),
+    release.rowBeside("sequences", entry, entry - 1),
     annotationRow(release, entry),
-    release.row(tables.relations, entry - 1),
+    // Read beside the others: relationsOf, below, finds it read.
+    release.rowBeside("relations", entry, entry - 1),
   ]);
   const [family, orthologs, terms] = await Promise.all([
-    row.family ? release.row(tables.families, row.family - 1) : undefined,
+    row.family ? release.rowBeside("families", entry, row.family - 1) : undefined,
     relationsOf(release, row, ([, type]) => isOrthologType(type)),
     goTermsOf(release, [entry]),
   ]);

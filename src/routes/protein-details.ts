@@ -88,7 +88,7 @@ export function proteinDetailRoutes(app: Hono<AppEnv>) {
       const targets = homologyTargets(release, c.req.queries("target_species"), c.req.query("target_level"));
       const row = await proteinRow(release, entry);
       if (!row.family || !row.hog || (relType !== undefined && !isOrthologType((REL_TYPES as readonly string[]).indexOf(relType)))) return json(c, []);
-      const family = await release.row(release.manifest.tables.families, row.family - 1);
+      const family = await release.rowBeside("families", entry, row.family - 1);
       const orthologs = hogOrthologs(family, entry, (e) => release.genomeOfEntry(e)).filter(
         (o) => (relType === undefined || o.relType === relType) && (!targets || targets(release.genomeOfEntry(o.entry))),
       );

@@ -16,7 +16,7 @@ export function proteinRoutes(app: Hono<AppEnv>) {
       const entry = await entryNumber(release, pathParam(c, "entry_id"));
       const [row, sequence] = await Promise.all([
         proteinRow(release, entry),
-        release.row(release.manifest.tables.sequences, entry - 1),
+        release.rowBeside("sequences", entry, entry - 1),
       ]);
       return json(c, proteinRecord(release, linksOf(c), row, sequence));
     },

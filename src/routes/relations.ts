@@ -23,8 +23,8 @@ const MAX_XREF_SOURCES = 50;
 /** A protein's relations with its partners' summaries (from its family's members when they are members). */
 export async function relationsOf(release: Release, protein: ProteinRow, keep: (r: Relation) => boolean) {
   const [relations, family] = await Promise.all([
-    release.row(release.manifest.tables.relations, protein.entry - 1),
-    protein.family ? release.row(release.manifest.tables.families, protein.family - 1) : undefined,
+    release.rowBeside("relations", protein.entry, protein.entry - 1),
+    protein.family ? release.rowBeside("families", protein.entry, protein.family - 1) : undefined,
   ]);
   const kept = relations.filter(keep);
   const partners = kept.map((r) => r[0]);

@@ -7,7 +7,6 @@
 import { badRequest } from "../errors.js";
 import type { KmerShard } from "../../release-format/format.js";
 import type { Release } from "../release/release.js";
-import { upperBound } from "../release/sorted.js";
 import { rowsOf } from "../release/summaries.js";
 import { forEachKmer } from "../../release-format/kmers.js";
 

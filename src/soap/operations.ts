@@ -4,7 +4,7 @@
  */
 import { ApiError } from "../errors.js";
 import { annotationRow } from "../release/annotations.js";
-import { isOrthologType, REL_TYPES, type AnnotationRow, type GroupRow, type ProteinRow, type SequenceRow } from "../../release-format/format.js";
+import { isOrthologType, REL_TYPES, type AnnotationRow, type GroupRow, type ProteinRow } from "../../release-format/format.js";
 import type { Release } from "../release/release.js";
 import { proteinRow, resolveEntry } from "../release/resolve.js";
 import { rowsOf } from "../release/summaries.js";
@@ -45,7 +45,7 @@ const idOf = (release: Release, entry: number) => orthid(release.genomeOfEntry(e
 
 /** Pairwise orthologs of an entry: `[partner, relation type]` by partner entry number. */
 async function orthologsOf(release: Release, entry: number): Promise<Array<[number, string]>> {
-  const relations = await release.row(release.manifest.tables.relations, entry - 1);
+  const relations = await release.rowBeside("relations", entry, entry - 1);
   return relations.filter(([, t]) => isOrthologType(t)).map(([partner, t]) => [partner, REL_TYPES[t]]);
 }
 
@@ -82,7 +82,7 @@ export const operations: Record<string, (release: Release, call: SoapCall) => Pr
     const entry = await entryOf(release, stringPart(call, "EntryID", 0));
     const [protein, sequence, annotations] = await Promise.all([
       proteinRow(release, entry),
-      release.row<SequenceRow>(release.manifest.tables.sequences, entry - 1),
+      release.rowBeside("sequences", entry, entry - 1),
       annotationRow(release, entry),
     ]);
     // The orthid, the canonical id, then every cross-reference id.

@@ -8,7 +8,7 @@ import { fastaRecord } from "../fasta.js";
 import { esc } from "../html.js";
 import { segment, type Links } from "../links.js";
 import { domainTrackSvg, type DomainMark } from "../pictures/domains.js";
-import { chips, facts, link, personPage, plural, section, type Html } from "./layout.js";
+import { chips, facts, link, personPage, plural, section } from "./layout.js";
 import { dataTable, locusText, proteinTable, speciesCell, type ProteinLine } from "./tables.js";
 
 export interface GoLine {

@@ -1,0 +1,85 @@
+/**
+ * Deep trees and the chunks beside a protein (FORMAT.md, "Chunks beside a protein"): at public
+ * scale the tables have directory pages below their roots (proteins at depth 2, sequences and
+ * relations at depth 3 at 20 million proteins), and a protein's answer would pay a page per
+ * table and level. Its proteins chunk names the chunks of its sequence, annotations, relations
+ * and family instead. The simulated release compiled with pages of 8 entries and roots of 8
+ * has those depths at a few thousand proteins: it must answer exactly as the release of the
+ * usual layout, answer by answer, and read the proteins tree's pages, the proteins chunk and
+ * one chunk per other table, whatever those tables' depths.
+ */
+import { rmSync } from "node:fs";
+import { resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compileRelease } from "../../release-compiler/compile.js";
+import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
+import { LAYOUT } from "../../release-compiler/write/layout.js";
+import { BESIDE_TABLES, type FamilyRow, type ProteinRow, type Relation } from "../../release-format/format.js";
+import type { Release } from "../../src/release/release.js";
+import { answerSample, appOver, expectSameAnswers, sample } from "../answer-comparison.js";
+import { TEST_BUILD } from "../build-dir.js";
+
+const DEEP = resolve(TEST_BUILD, "sim-deep");
+const SIM = resolve(TEST_BUILD, "sim");
+
+describe("deep trees: a protein's other rows found beside its proteins chunk", () => {
+  let usual: Release;
+  let deep: Release;
+
+  beforeAll(async () => {
+    const saved = { ...LAYOUT };
+    Object.assign(LAYOUT, { pageEntries: 8, rootEntries: 8 });
+    try {
+      rmSync(DEEP, { recursive: true, force: true });
+      await compileRelease(resolve(TEST_BUILD, "sim-input", "release.json"), DEEP);
+    } finally {
+      Object.assign(LAYOUT, saved);
+    }
+    [usual, deep] = await Promise.all([openReleaseFolder(SIM), openReleaseFolder(DEEP)]);
+  }, 120_000);
+  afterAll(() => rmSync(DEEP, { recursive: true, force: true }));
+
+  it("has the depths of a public release: pages below the roots of every table a protein needs", () => {
+    const { tables } = deep.manifest;
+    const depths = Object.fromEntries(BESIDE_TABLES.map((name) => [name, tables[name].tree.depth]));
+    expect(tables.proteins.tree.depth).toBe(2);
+    for (const name of BESIDE_TABLES) expect(depths[name], name).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...Object.values(depths))).toBeGreaterThanOrEqual(3);
+    for (const [name, table] of Object.entries(usual.manifest.tables)) expect(table.tree.depth, name).toBe(1);
+  });
+
+  it("answers as the release of the usual layout, answer by answer", async () => {
+    const probes = await answerSample(usual, { proteins: 12, groups: 12, families: 4 });
+    expect(probes.length).toBeGreaterThan(2000);
+    await expectSameAnswers(usual.manifest.name, SIM, DEEP, probes);
+  }, 120_000);
+
+  it("reads the proteins tree's pages and one chunk per table beside, cold", async () => {
+    const { tables, counts } = deep.manifest;
+    const pages = tables.proteins.tree.depth - 1;
+    const entries = sample(counts.proteins, 97).map((i) => i + 1);
+    const proteins = await deep.rowsAt<ProteinRow>(tables.proteins, entries.map((e) => e - 1));
+    let checked = 0;
+    for (const entry of entries) {
+      const protein = proteins.get(entry - 1)!;
+      const reads = async (path: string) => {
+        const answer = await appOver(DEEP).request(`http://x/api/protein/${entry}/${path}`);
+        expect(answer.status, path).toBe(200);
+        return Number(answer.headers.get("X-Blob-Reads"));
+      };
+      // The proteins tree's pages, the proteins chunk, and the chunk beside it.
+      expect(await reads(""), `protein ${entry}`).toBe(pages + 2);
+      for (const sub of ["xref/", "gene_ontology/", "domains/"]) expect(await reads(sub), `${sub} of ${entry}`).toBe(pages + 2);
+      if (!protein.family || !protein.hog) continue;
+      expect(await reads("hog_derived_orthologs/"), `HOG-derived orthologs of ${entry}`).toBe(pages + 2);
+      // Orthologs: relations and family beside, and no partner outside the family (whose own proteins chunks would add reads).
+      const relations = await deep.row<Relation[]>(tables.relations, entry - 1);
+      const family = await deep.row<FamilyRow>(tables.families, protein.family - 1);
+      if (relations.every(([partner]) => family.entries.includes(partner))) {
+        expect(await reads("orthologs/"), `orthologs of ${entry}`).toBe(pages + 3);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(5);
+  });
+});
