@@ -66,7 +66,7 @@ describe("npm run compile -- --task", () => {
     expect(plan.out).toBe(join(dir, "release"));
     expect(Object.keys(plan.tasks)).toEqual(TASK_NAMES);
     expect(plan.tasks["family-tables"].needs).toEqual(["derive", "relations"]);
-    expect(plan.tasks["protein-tables"].needs).toEqual(["derive"]);
+    expect(plan.tasks["protein-tables"].needs).toEqual(["derive", "relations", "family-tables"]);
     expect(plan.tasks.relations.threads).toBe("all");
     expect(plan.tasks["protein-tables"].threads).toBe(1);
     for (const name of TASK_NAMES) expect(plan.tasks[name].done).toMatch(new RegExp(`^${join(dir, "work", "done", name)}-[0-9a-f]{24}$`));
