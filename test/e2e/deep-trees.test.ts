@@ -11,13 +11,12 @@
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileRelease } from "../../release-compiler/compile.js";
 import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
-import { LAYOUT } from "../../release-compiler/write/layout.js";
 import { BESIDE_TABLES, type FamilyRow, type ProteinRow, type Relation } from "../../release-format/format.js";
 import type { Release } from "../../src/release/release.js";
 import { answerSample, appOver, expectSameAnswers, sample } from "../answer-comparison.js";
 import { TEST_BUILD } from "../build-dir.js";
+import { compileSimulatedWith } from "../layout-variant.js";
 
 const DEEP = resolve(TEST_BUILD, "sim-deep");
 const SIM = resolve(TEST_BUILD, "sim");
@@ -27,14 +26,7 @@ describe("deep trees: a protein's other rows found beside its proteins chunk", (
   let deep: Release;
 
   beforeAll(async () => {
-    const saved = { ...LAYOUT };
-    Object.assign(LAYOUT, { pageEntries: 8, rootEntries: 8 });
-    try {
-      rmSync(DEEP, { recursive: true, force: true });
-      await compileRelease(resolve(TEST_BUILD, "sim-input", "release.json"), DEEP);
-    } finally {
-      Object.assign(LAYOUT, saved);
-    }
+    await compileSimulatedWith({ pageEntries: 8, rootEntries: 8 }, DEEP);
     [usual, deep] = await Promise.all([openReleaseFolder(SIM), openReleaseFolder(DEEP)]);
   }, 120_000);
   afterAll(() => rmSync(DEEP, { recursive: true, force: true }));

@@ -9,13 +9,12 @@
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileRelease } from "../../release-compiler/compile.js";
 import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
-import { LAYOUT } from "../../release-compiler/write/layout.js";
 import { SPECIATION, type ChunkRef, type FamilyRow, type TableRef } from "../../release-format/format.js";
 import type { Release } from "../../src/release/release.js";
 import { answerSample, appOver, expectSameAnswers } from "../answer-comparison.js";
 import { TEST_BUILD } from "../build-dir.js";
+import { compileSimulatedWith } from "../layout-variant.js";
 
 const INLINE_LIMIT = 2;
 const WIDE = resolve(TEST_BUILD, "sim-wide");
@@ -34,15 +33,7 @@ describe("wide families: member summaries in their own table", () => {
   let wideFamilies: FamilyRow[];
 
   beforeAll(async () => {
-    const saved = { ...LAYOUT };
-    LAYOUT.familyInlineMembers = INLINE_LIMIT;
-    LAYOUT.familyMembersChunkBytes = 1024;
-    try {
-      rmSync(WIDE, { recursive: true, force: true });
-      await compileRelease(resolve(TEST_BUILD, "sim-input", "release.json"), WIDE);
-    } finally {
-      Object.assign(LAYOUT, saved);
-    }
+    await compileSimulatedWith({ familyInlineMembers: INLINE_LIMIT, familyMembersChunkBytes: 1024 }, WIDE);
     [inline, wide] = await Promise.all([openReleaseFolder(SIM), openReleaseFolder(WIDE)]);
     [inlineFamilies, wideFamilies] = await Promise.all([inline, wide].map((r) => all(r, r.manifest.tables.families)));
   }, 120_000);
