@@ -7,9 +7,9 @@
  */
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { folderStorage, openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
+import { folderStorage, openReleaseFolder, readManifestFile } from "../../release-compiler/local/folder-storage.js";
 import { walkTree } from "../../release-format/directory.js";
-import type { ChunkRef, DirectoryPage, KeyIndexLeaf } from "../../release-format/format.js";
+import { FORMAT_VERSION, type ChunkRef, type DirectoryPage, type KeyIndexLeaf } from "../../release-format/format.js";
 import { createApp } from "../../src/app.js";
 import { MAX_REQUEST_BODY } from "../../src/middleware/request-body.js";
 import type { ReleaseStorage } from "../../src/release/storage.js";
@@ -176,15 +176,20 @@ describe("the request pipeline, in process", () => {
 
   it("answers a release of another format 503, saying which format it reads and what to do", async () => {
     // A format-3 manifest as the previous compiler wrote it: shard lists, no header.
-    const format3 = JSON.stringify({ format: 3, name: manifest.name, hogPrefix: "", date: "", counts: manifest.counts, taxonomy: manifest.taxonomy, genomes: [], tables: {} });
+    const format3 = { format: 3, name: manifest.name, hogPrefix: "", date: "", counts: manifest.counts, taxonomy: manifest.taxonomy, genomes: [], tables: {} };
+    // A format-4 manifest: this release's, as the compiler before wide families and chunks beside a protein wrote it.
+    const format4 = { ...readManifestFile(dir), format: 4 };
     const folder = folderStorage(dir);
-    const old = createApp({ storage: () => ({ get: (key, range) => (key.endsWith("manifest.json") ? Promise.resolve(new TextEncoder().encode(format3)) : folder.get(key, range)) }) });
-    for (const path of ["/api/protein/1/", "/api/version/"]) {
-      const res = await old.request(`${ORIGIN}${path}`);
-      expect([res.status, res.headers.get("Cache-Control")], path).toEqual([503, "no-store"]);
-      expect(await res.json()).toEqual({
-        detail: `Release ${manifest.name} has format 3; this worker reads format 4. Compile the release again with this version (npm run compile) and publish it.`,
-      });
+    for (const file of [format3, format4]) {
+      const bytes = new TextEncoder().encode(JSON.stringify(file));
+      const old = createApp({ storage: () => ({ get: (key, range) => (key.endsWith("manifest.json") ? Promise.resolve(bytes) : folder.get(key, range)) }) });
+      for (const path of ["/api/protein/1/", "/api/version/"]) {
+        const res = await old.request(`${ORIGIN}${path}`);
+        expect([res.status, res.headers.get("Cache-Control")], path).toEqual([503, "no-store"]);
+        expect(await res.json()).toEqual({
+          detail: `Release ${manifest.name} has format ${file.format}; this worker reads format ${FORMAT_VERSION}. Compile the release again with this version (npm run compile) and publish it.`,
+        });
+      }
     }
   });
 });
