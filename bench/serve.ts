@@ -162,6 +162,7 @@ export async function serveMix(release: Release, manifest: Manifest, targets: nu
     hogList: await treeChunks(release, tables.hogList.tree),
     pairs: await treeChunks(release, tables.pairs.tree),
     entryIds: await treeChunks(release, manifest.indexes.entryIds.tree),
+    familyMembers: await treeChunks(release, tables.familyMembers.tree),
   };
   const big = genomes.filter((g) => g.nrEntries >= 5000);
   if (big.length === 0) throw new Error("the serve release has no genome of 5,000 proteins");
@@ -304,11 +305,15 @@ export async function serveMix(release: Release, manifest: Manifest, targets: nu
     get("HOG read at levels", "record", `/api/hog/${segment(row.hog)}/${level}`);
   });
   await times(targets, async () => get("HOG members", "record", `/api/hog/${segment((await inHog()).hog)}/members/`));
-  // The families with the most members, whole (HOG members are not paginated).
-  const families: Array<{ id: string; size: number }> = [];
-  for await (const row of await release.rows<FamilyRow>(tables.families, 0, tables.families.rows)) families.push({ id: row.rootId, size: row.entries.length });
+  // The families with the most members, whole (HOG members are not paginated); a wide family's
+  // members are data chunks of their own (familyMembers), which the page spans.
+  const families: Array<{ id: string; size: number; spanned: number }> = [];
+  for await (const row of await release.rows<FamilyRow>(tables.families, 0, tables.families.rows)) {
+    const spanned = row.members ? 0 : chunksSpanned(chunks.familyMembers, row.firstMember, row.firstMember + row.entries.length);
+    families.push({ id: row.rootId, size: row.entries.length, spanned });
+  }
   families.sort((a, b) => b.size - a.size);
-  for (let i = 0; i < targets; i++) get("HOG members, largest families (level=root)", "list", `/api/hog/${segment(families[i].id)}/members/?level=root`, 0);
+  for (let i = 0; i < targets; i++) get("HOG members, largest families (level=root)", "list", `/api/hog/${segment(families[i].id)}/members/?level=root`, families[i].spanned);
   await times(targets, async () => get("HOG GO annotations", "record", `/api/hog/${segment(pick(families).id)}/gene_ontology/`));
   await times(targets, async () => get("HOG similar profiles", "record", `/api/hog/${segment(pick(families).id)}/similar_profile_hogs/`));
   await times(targets, async () => get("HOG orthoXML", "none", `/api/hog/${segment(pick(families).id)}/orthoxml/`));
