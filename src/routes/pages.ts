@@ -23,7 +23,7 @@ import { goItems } from "../render/protein-details.js";
 import { lineageNames, orthid } from "../render/protein.js";
 import { taxonomyNewick } from "../render/taxonomy.js";
 import { segment } from "../render/links.js";
-import { annotationRow, goTermsOf } from "../release/annotations.js";
+import { annotationRow, proteinGoTerms } from "../release/annotations.js";
 import { membersByEntry } from "../release/family-members.js";
 import { historyOf, hogSize } from "../release/family-history.js";
 import { childIds, levelsOfId, parentIds } from "../release/hogs.js";
@@ -111,7 +111,7 @@ async function proteinCard(c: AppContext): Promise<string> {
   const [family, orthologs, terms] = await Promise.all([
     row.family ? release.rowBeside("families", entry, row.family - 1) : undefined,
     relationsOf(release, row, ([, type]) => isOrthologType(type)),
-    goTermsOf(release, [entry]),
+    proteinGoTerms(release, entry),
   ]);
   const genome = release.genomeOfEntry(entry);
   const own = (name: string) => links.api(`/protein/${entry}/${name}/`);

@@ -5,7 +5,7 @@ import { linksOf, pathParam, releaseOf, type AppContext, type AppEnv } from "../
 import { badRequest, echo } from "../errors.js";
 import { domainsBody, goItems, hogOrthologItem, isoformItem, xrefItems } from "../render/protein-details.js";
 import { json } from "../render/respond.js";
-import { annotationRow, goTermsOf } from "../release/annotations.js";
+import { annotationRow, proteinGoTerms } from "../release/annotations.js";
 import { hogOrthologs } from "../release/hog-orthologs.js";
 import { membersAt } from "../release/family-members.js";
 import { proteinRow, entryNumber } from "../release/resolve.js";
@@ -53,7 +53,7 @@ export function proteinDetailRoutes(app: Hono<AppEnv>) {
     const release = releaseOf(c);
     const entry = await entryOf(c);
     const [row, annotations] = await Promise.all([proteinRow(release, entry), annotationRow(release, entry)]);
-    const terms = await goTermsOf(release, [entry]);
+    const terms = await proteinGoTerms(release, entry);
     return json(c, goItems(release, row, annotations, terms));
   };
   const goDescription = "The GO annotations of a protein, by aspect, then information content.";
