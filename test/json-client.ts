@@ -14,10 +14,11 @@ class NoAnswer extends Error {}
 
 export interface JsonClientOptions {
   /**
-   * Called when a request gets no answer in time, before it fails: may restart the server that
-   * stalled and answer true to have the request sent once more. A request that stalls again fails.
+   * Called when a request gets no answer in time, before it fails, with the time it was sent
+   * (`Date.now()`): may restart the server that stalled and answer true to have the request sent
+   * once more. A request that stalls again fails.
    */
-  onStall?: (url: string) => Promise<boolean>;
+  onStall?: (url: string, sentAt: number) => Promise<boolean>;
   /** How long a request may take (default ANSWER_WITHIN_MS). */
   answerWithinMs?: number;
 }
@@ -38,10 +39,11 @@ export function jsonClient(fetchWith: Fetch, options: JsonClientOptions = {}) {
   };
   /** `exchange` in time, sent once more if the server stalled and onStall restarted it. */
   const answered = async <T>(url: string, exchange: () => Promise<T>): Promise<T> => {
+    const sentAt = Date.now();
     try {
       return await inTime(url, exchange);
     } catch (error) {
-      if (!(error instanceof NoAnswer) || !(await options.onStall?.(url))) throw error;
+      if (!(error instanceof NoAnswer) || !(await options.onStall?.(url, sentAt))) throw error;
       return inTime(url, exchange);
     }
   };

@@ -1,7 +1,8 @@
 /**
  * The test servers' one restart: a workerd that stops answering (stopped here with SIGSTOP, as
  * a spinning one was seen to stop in CI) is replaced on the same port over the same storage,
- * and the request is asked again; a server that stalls a second time fails the request.
+ * and every request that stalled with it is asked again; a server that stalls a second time
+ * fails the request.
  */
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,13 +24,18 @@ describe("a test server that stalls", () => {
   });
   afterAll(() => served?.dispose());
 
-  it("is restarted once, and the request answered as before; a second stall fails", async () => {
+  it("is restarted once, and the requests that stalled with it answered as before; a second stall fails", async () => {
     const url = `${served.base}/protein/1/`;
-    const before = await getJson(url);
+    const urls = [1, 2, 3, 4, 5, 6].map((entry) => `${served.base}/protein/${entry}/`);
+    const before = await Promise.all(urls.map((u) => getJson(u)));
     const quick = jsonClient(fetch, { onStall: restartStalled, answerWithinMs: 3_000 });
     const port = new URL(served.origin).port;
-    process.kill(listenerOf(port), "SIGSTOP");
-    expect(await quick.getJson(url)).toEqual(before);
+    const stopped = listenerOf(port);
+    process.kill(stopped, "SIGSTOP");
+    // Sent over half a second, so they time out one after another, the later ones once the restart has begun or is done.
+    const asked = urls.map((u, i) => new Promise((r) => setTimeout(r, i * 100)).then(() => quick.getJson(u)));
+    expect(await Promise.all(asked)).toEqual(before);
+    expect(listenerOf(port)).not.toBe(stopped);
     process.kill(listenerOf(port), "SIGSTOP");
     await expect(quick.getJson(url)).rejects.toThrow(`${url}: no answer within 3 s`);
     process.kill(listenerOf(port), "SIGCONT");
