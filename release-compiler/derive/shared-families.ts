@@ -8,12 +8,22 @@ import type { FamilyBuild } from "./hogs.js";
  */
 export function genesSharingFamilies(families: FamilyBuild[], genomeOf: (entry: number) => number, genomes: number): Int32Array {
   const inFamilies = new Int32Array(genomes * genomes);
+  // Genes per genome of a family, in typed arrays: a family spanning a clade of hundreds of genomes adds to its square of pairs.
+  const count = new Int32Array(genomes);
+  const present = new Int32Array(genomes);
   for (const f of families) {
-    const genes = new Map<number, number>();
-    for (const e of f.members) genes.set(genomeOf(e), (genes.get(genomeOf(e)) ?? 0) + 1);
-    for (const [x, nx] of genes) {
-      for (const [y] of genes) if (x !== y || nx > 1) inFamilies[x * genomes + y] += nx;
+    let n = 0;
+    for (const e of f.members) {
+      const g = genomeOf(e);
+      if (count[g]++ === 0) present[n++] = g;
     }
+    for (let i = 0; i < n; i++) {
+      const x = present[i];
+      const nx = count[x];
+      const row = x * genomes;
+      for (let j = 0; j < n; j++) if (j !== i || nx > 1) inFamilies[row + present[j]] += nx;
+    }
+    for (let i = 0; i < n; i++) count[present[i]] = 0;
   }
   return inFamilies;
 }
