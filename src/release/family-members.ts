@@ -24,9 +24,12 @@ export async function membersAt(release: Release, family: FamilyRow, positions: 
 /** Tree positions ordered by their members' entry numbers (the order lists of members are in). */
 const byEntry = (family: FamilyRow, positions: readonly number[]): number[] => [...positions].sort((a, b) => family.entries[a] - family.entries[b]);
 
-/** The summaries of a family's members at these tree positions, by entry number. */
-export function membersByEntry(release: Release, family: FamilyRow, positions: readonly number[]): Promise<ProteinSummary[]> {
-  return membersAt(release, family, byEntry(family, positions));
+/**
+ * The summaries of a family's members at these tree positions, by entry number; with `limit`,
+ * the first `limit` of them only (a page for people of a 12,000-gene HOG reads what it shows).
+ */
+export function membersByEntry(release: Release, family: FamilyRow, positions: readonly number[], limit = Infinity): Promise<ProteinSummary[]> {
+  return membersAt(release, family, byEntry(family, positions).slice(0, limit));
 }
 
 /** Members whose summaries a long list reads at once. */

@@ -195,7 +195,7 @@ async function hog(c: AppContext): Promise<string> {
   } catch {
     at = undefined; // several HOGs of the id on the level: the records table lists them
   }
-  const members = at && (await membersByEntry(release, family, at.members)).map((m) => proteinLine(release, m));
+  const members = at && (await membersByEntry(release, family, at.members, MAX_TABLE_ROWS)).map((m) => proteinLine(release, m));
   const levelQuery = { level: c.req.query("level") };
   return hogPage(links, links.self, {
     asked: hogId,
@@ -206,6 +206,7 @@ async function hog(c: AppContext): Promise<string> {
     picture: picture.svg,
     pictureUrl: links.api(`/hog/${segment(id)}/svg/`, levelQuery),
     members,
+    memberCount: at?.members.length,
     json: [
       ["HOG", links.api(`/hog/${segment(id)}/`, levelQuery)],
       ["members", links.api(`/hog/${segment(id)}/members/`, levelQuery)],
@@ -228,7 +229,8 @@ async function hogMembers(c: AppContext): Promise<string> {
     id: at.id,
     level: levelName,
     rootId: family.rootId,
-    members: (await membersByEntry(release, family, at.members)).map((m) => proteinLine(release, m)),
+    members: (await membersByEntry(release, family, at.members, MAX_TABLE_ROWS)).map((m) => proteinLine(release, m)),
+    memberCount: at.members.length,
     hogUrl: links.api(`/hog/${segment(at.id)}/`, { level: levelName }),
   });
 }

@@ -17,6 +17,9 @@ import { folderStorage } from "../../release-compiler/local/folder-storage.js";
 import type { FamilyRow, Manifest } from "../../release-format/format.js";
 import { createApp } from "../../src/app.js";
 import { familyHistory } from "../../src/release/family-history.js";
+import { hogMembersPage, hogPage } from "../../src/render/pages/hog-pages.js";
+import type { ProteinLine } from "../../src/render/pages/tables.js";
+import { linksFor } from "../../src/render/links.js";
 import { HOG_TREE_LIMITS, hogTreeSvg } from "../../src/render/pictures/hog-tree.js";
 import { allRows, openedManifest } from "../release-folder.js";
 import { flatFamily, syntheticFamily } from "../synthetic-family.js";
@@ -145,6 +148,31 @@ describe("the HOG drawing's bounds", () => {
       if (level === history.root || parent < 0) continue;
       expect(hogs.length, taxonomy.names[level]).toBe((history.hogsAt.get(parent)?.length ?? 0) - history.losses[level] + history.duplications[level]);
     }
+  });
+});
+
+describe("a HOG of more genes than a page's table shows", () => {
+  const links = linksFor(new Request("https://h/api/hog/HOG:0000001/"), "");
+  const line = (entry: number): ProteinLine => ({ entry, orthid: `SPECI${String(entry).padStart(5, "0")}`, canonicalId: `P${entry}`, species: "Species", code: "SPECI", chromosome: "1", locus: [entry, entry + 10, 1], length: 100, hog: "HOG:0000001", group: 0, isMain: true });
+  const json: Array<[string, string]> = [["members", "https://h/api/hog/HOG%3A0000001/members/?level=root"]];
+  const page = (members: ProteinLine[], memberCount: number) =>
+    hogPage(links, new URL("https://h/api/hog/HOG:0000001/"), { asked: "HOG:0000001", level: "root", rootId: "HOG:0000001", description: "", records: [{ id: "HOG:0000001", level: "root", genes: memberCount, completeness: 1, parents: [], children: [], otherLevels: [] }], picture: "", pictureUrl: "https://h/api/hog/HOG%3A0000001/svg/", members, memberCount, json });
+  const rows = (html: string) => (html.match(/<tr>/g) ?? []).length;
+
+  it("lists the first 2,000 by entry number, counts them all, and links the JSON that lists them all", () => {
+    const shown = Array.from({ length: 2000 }, (_, k) => line(k + 1));
+    const cut = page(shown, 12_209);
+    expect(cut).toContain("Members (12,209)");
+    expect(cut).toContain("This table shows the first 2,000 of the HOG's 12,209 genes, by entry number;");
+    expect(cut).toContain(`<a href="https://h/api/hog/HOG%3A0000001/members/?level=root&amp;format=json">the JSON</a> lists them all`);
+    const members = hogMembersPage(links, new URL("https://h/api/hog/HOG:0000001/members/"), { id: "HOG:0000001", level: "root", rootId: "HOG:0000001", members: shown, memberCount: 12_209, hogUrl: "https://h/api/hog/HOG%3A0000001/" });
+    expect(members).toContain("12,209 genes");
+    expect(members).toContain(`<a href="https://h/api/hog/HOG:0000001/members/?format=json">the JSON</a> lists them all`);
+    // The table's rows: a header and one per member shown.
+    expect(rows(members)).toBe(2001);
+    const whole = page(shown.slice(0, 40), 40);
+    expect(whole).toContain("Members (40)");
+    expect(whole).not.toContain("This table shows the first");
   });
 });
 

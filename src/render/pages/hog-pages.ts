@@ -3,7 +3,7 @@
  * members), a HOG's members as a table, and the HOGs of a level (or the root HOGs) as a table
  * with the pager.
  */
-import { esc, pager } from "../html.js";
+import { esc, pager, rawJsonUrl } from "../html.js";
 import { segment, type Links } from "../links.js";
 import { chips, facts, link, personPage, plural, section, type Html } from "./layout.js";
 import { dataTable, proteinTable, type ProteinLine } from "./tables.js";
@@ -31,8 +31,10 @@ export interface HogPage {
   picture: Html;
   /** The drawing alone, for embedding. */
   pictureUrl: string;
-  /** The members of the HOG on the level, when one HOG stands for the id there. */
+  /** The members of the HOG on the level (the first of them, by entry number), when one HOG stands for the id there. */
   members?: ProteinLine[];
+  /** How many members the HOG has: more than `members` when the table is cut. */
+  memberCount?: number;
   membersUrl?: string;
   json: Array<[string, string]>;
 }
@@ -77,7 +79,11 @@ export function hogPage(links: Links, url: URL, page: HogPage): string {
       );
 
   const members = page.members
-    ? section("members", `Members (${page.members.length})`, proteinTable(links, page.members))
+    ? section(
+        "members",
+        `Members (${(page.memberCount ?? page.members.length).toLocaleString("en")})`,
+        `${cutNotice(page.members.length, page.memberCount, membersJson(page))}${proteinTable(links, page.members)}`,
+      )
     : "";
 
   return personPage({
@@ -95,8 +101,23 @@ export interface HogMembersPage {
   id: string;
   level: string;
   rootId: string;
+  /** The first members by entry number (all, unless the HOG is longer than a table shows). */
   members: ProteinLine[];
+  memberCount: number;
   hogUrl: string;
+}
+
+/** The raw JSON of the HOG's members (its link among the page's JSON links). */
+function membersJson(page: HogPage): string | undefined {
+  const members = page.json.find(([name]) => name === "members")?.[1];
+  return members === undefined ? undefined : rawJsonUrl(new URL(members));
+}
+
+/** Above a table cut short: how many of its rows it shows, and where they all are (the JSON). */
+function cutNotice(shown: number, total: number | undefined, json: string | undefined): Html {
+  if (total === undefined || total <= shown) return "";
+  const all = json ? `; ${link(json, "the JSON")} lists them all` : "";
+  return `<p class="notice">This table shows the first ${shown.toLocaleString("en")} of the HOG's ${total.toLocaleString("en")} genes, by entry number${all}.</p>`;
 }
 
 export function hogMembersPage(links: Links, url: URL, page: HogMembersPage): string {
@@ -106,8 +127,8 @@ export function hogMembersPage(links: Links, url: URL, page: HogMembersPage): st
     title: `Members of ${page.id} at ${page.level}`,
     crumbs: [["HOGs", links.api("/hog/")], [page.rootId, links.api(`/hog/${segment(page.rootId)}/`, { level: "root" })], [page.id, page.hogUrl], ["members"]],
     heading: `Members of ${esc(page.id)} <small>at ${esc(page.level)}</small>`,
-    lead: `${plural(page.members.length, "gene")} · ${link(page.hogUrl, "the HOG drawn on the species tree")}`,
-    body: proteinTable(links, page.members),
+    lead: `${plural(page.memberCount, "gene")} · ${link(page.hogUrl, "the HOG drawn on the species tree")}`,
+    body: `${cutNotice(page.members.length, page.memberCount, rawJsonUrl(url))}${proteinTable(links, page.members)}`,
   });
 }
 
