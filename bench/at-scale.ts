@@ -23,6 +23,7 @@ import { FORMAT_VERSION, SPECIATION, type FamilyRow } from "../release-format/fo
 import { PAGE_ENTRIES, ROOT_ENTRIES } from "../release-format/directory.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
 import { readStageLines } from "../release-compiler/stages.js";
+import { SIDE_BY_SIDE_STAGE } from "../release-compiler/compile.js";
 import { kib } from "./load.js";
 import { compileScratch, runMeasured } from "./measured-run.js";
 import { releaseSize } from "./release-size.js";
@@ -76,6 +77,7 @@ async function ensureRelease(log: (line: string) => void): Promise<CompileFigure
   log(`compiling (a child process with a 20 GB heap, ${COMPILE_FLAGS.join(" ")})…`);
   const run = await runMeasured(process.execPath, ["--max-old-space-size=20000", "--import", "tsx", resolve(ROOT, "release-compiler/cli.ts"), "--config", resolve(INPUT, "release.json"), "--out", RELEASE, "--verbose", ...COMPILE_FLAGS], {
     cwd: ROOT,
+    tree: true,
     scratchOf: (pid) => compileScratch(RELEASE, pid),
     echo: log,
   });
@@ -247,7 +249,7 @@ export async function atScaleBenchmark(log: (line: string) => void): Promise<str
 function stageTable(totalSeconds: number): string[] {
   const logFile = `${RELEASE}.log`;
   if (!existsSync(logFile)) return [];
-  const stages = readStageLines(readFileSync(logFile, "utf8"));
+  const stages = readStageLines(readFileSync(logFile, "utf8")).filter((st) => st.name !== SIDE_BY_SIDE_STAGE);
   if (!stages.length) return [];
   return [
     "",

@@ -171,7 +171,7 @@ async function measureCompile(size: Size, input: string, compiler: Compiler, log
   const cwd = compiler === "before" ? beforeCheckout(log) : ROOT;
   const flags = compiler === "before" ? [] : ["--jobs", String(compiler.jobs), "--memory", ENGINE_MEMORY];
   const cli = [resolve(cwd, "release-compiler/cli.ts"), "--config", resolve(input, "release.json"), "--out", out, "--verbose", ...flags];
-  const run = await runMeasured(process.execPath, [`--max-old-space-size=${HEAP_MB}`, "--import", "tsx", ...cli], { cwd, scratchOf: (pid) => compileScratch(out, pid) });
+  const run = await runMeasured(process.execPath, [`--max-old-space-size=${HEAP_MB}`, "--import", "tsx", ...cli], { cwd, tree: true, scratchOf: (pid) => compileScratch(out, pid) });
   // The compile's own log: time, heap and RSS after each stage.
   writeFileSync(`${out}.log`, run.output);
   if (run.code !== 0) throw new Error(`compile of ${size.label} (${name}) failed (${run.code}):\n${run.output}`);

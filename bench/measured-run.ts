@@ -28,7 +28,7 @@ export function runMeasured(
     env?: NodeJS.ProcessEnv;
     scratchOf?: (pid: number) => string[];
     echo?: (line: string) => void;
-    /** Peak of the resident sets of the process and all its descendants together (a workflow's jobs), sampled, instead of its own high-water mark. */
+    /** Peak of the resident sets of the process and all its descendants together (a workflow's jobs, a compile's tasks side by side), sampled, or its own high-water mark if higher. */
     tree?: boolean;
   },
 ): Promise<MeasuredRun> {
@@ -45,10 +45,8 @@ export function runMeasured(
     child.stdout.on("data", take);
     child.stderr.on("data", take);
     const memory = setInterval(() => {
-      if (options.tree) {
-        peakKb = Math.max(peakKb, treeRssKb(child.pid!));
-        return;
-      }
+      // With `tree`, the process's own high-water mark too: it may peak between two samples.
+      if (options.tree) peakKb = Math.max(peakKb, treeRssKb(child.pid!));
       try {
         const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
         if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));

@@ -10,6 +10,7 @@ import type { Manifest } from "../release-format/format.js";
 import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
 import { readStageLines } from "../release-compiler/stages.js";
+import { SIDE_BY_SIDE_STAGE } from "../release-compiler/compile.js";
 import { TASK_NAMES, TASKS, type TaskName } from "../release-compiler/tasks.js";
 import { PACK_BYTES } from "../release-compiler/write/packs.js";
 import { releaseSize, treeNamed, type TreeSize } from "./release-size.js";
@@ -268,7 +269,7 @@ const TARGET_CORES = 64;
  */
 function stageProjection(logFile: string, growth: { proteins: number; pairs: number }): string[] {
   if (!existsSync(logFile)) return [];
-  const stages = readStageLines(readFileSync(logFile, "utf8")).map(({ name, seconds, mainBusy }) => {
+  const stages = readStageLines(readFileSync(logFile, "utf8")).filter((st) => st.name !== SIDE_BY_SIDE_STAGE).map(({ name, seconds, mainBusy }) => {
     const scaled = seconds * (PAIR_STAGES.has(name) ? growth.pairs : growth.proteins);
     // Without a busy share (an older log), the stage counts as all main thread.
     const busy = mainBusy ?? 1;

@@ -8,17 +8,19 @@
  */
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
-import { compileRelease, compileTask, DEFAULT_ENGINE_MEMORY, planCompile } from "./compile.js";
+import { compileRelease, compileTask, DEFAULT_ENGINE_MEMORY, planCompile, SIDE_BY_SIDE_PROTEINS } from "./compile.js";
 import { InputRejected } from "./problems.js";
 import { TASK_NAMES, UnfinishedTask, type TaskName } from "./tasks.js";
 
-const USAGE = `usage: npm run compile -- --config FILE --out DIR [--jobs N] [--memory SIZE] [--verbose] [--align-pairs] [--work DIR] [--task NAME | --plan]
+const USAGE = `usage: npm run compile -- --config FILE --out DIR [--jobs N] [--memory SIZE] [--verbose] [--align-pairs] [--work DIR] [--in-process] [--task NAME | --plan]
   --jobs N       worker threads (HOG family pairs and alignments, relation tables, k-mers), and threads the row engine sorts on (default: ${availableParallelism()}, the cores)
   --memory SIZE  memory the row engine holds before it spills to disk, e.g. 4g or 512m (default: ${DEFAULT_ENGINE_MEMORY / 2 ** 30}g)
   --verbose      stage lines also give the heap and resident set
   --align-pairs  every pairwise relation gets the score and distance of its alignment
   --work DIR     where finished tasks are kept, and kept after (default: OUT.work, removed once the release is in place);
                  a compile killed part-way and started again resumes from it
+  --in-process   run every task in this process, one after another (default with several jobs and ${SIDE_BY_SIDE_PROTEINS.toLocaleString("en")} proteins
+                 or more: the tasks after derive side by side, each in a child process, as many at a time as the jobs allow)
   --task NAME    run one task, whose needs have finished in the work folder: ${[...TASK_NAMES, "release"].join(", ")} (release puts the release together)
   --plan         print the tasks as JSON (what each needs, the file that says it finished), for a workflow`;
 
@@ -31,7 +33,7 @@ function parseSize(text: string): number | undefined {
 }
 
 async function main(): Promise<number> {
-  let values: { config?: string; out?: string; help?: boolean; verbose?: boolean; "align-pairs"?: boolean; jobs?: string; memory?: string; work?: string; task?: string; plan?: boolean };
+  let values: { config?: string; out?: string; help?: boolean; verbose?: boolean; "align-pairs"?: boolean; jobs?: string; memory?: string; work?: string; task?: string; plan?: boolean; "in-process"?: boolean };
   try {
     ({ values } = parseArgs({
       options: {
@@ -42,6 +44,7 @@ async function main(): Promise<number> {
         work: { type: "string" },
         task: { type: "string" },
         plan: { type: "boolean" },
+        "in-process": { type: "boolean" },
         help: { type: "boolean" },
         verbose: { type: "boolean" },
         "align-pairs": { type: "boolean" },
@@ -87,6 +90,7 @@ async function main(): Promise<number> {
     jobs,
     memory,
     work: values.work,
+    ...(values["in-process"] ? { sideBySide: false } : {}),
   };
   try {
     if (values.plan) {
@@ -105,7 +109,7 @@ async function main(): Promise<number> {
       `compiled ${name} into ${result.outDir}: ${counts.genomes} genomes, ${counts.proteins} proteins, ` +
         `${counts.families} HOG families (${counts.hogs} HOG ids), ${counts.groups} groups; ` +
         `${result.stats.packs} packs (${result.stats.chunks} chunks), ${mb} MB, manifest ${result.stats.manifestBytes} B, header ${(result.stats.headerBytes / 1e3).toFixed(1)} kB, ` +
-        `${result.stats.seconds.toFixed(1)} s, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+        `${result.stats.seconds.toFixed(1)} s, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB${result.stats.sideBySide ? " (this process; the tasks' own processes not counted)" : ""}`,
     );
     return 0;
   } catch (error) {

@@ -33,6 +33,7 @@ import { readPairsTsv } from "./readers/pairs.js";
 import { readSpeciesInfo } from "./readers/species-info.js";
 import { openEngine, type Engine } from "./engine.js";
 import { scratchFolder, type ScratchFolder } from "./scratch.js";
+import { runTasksSideBySide } from "./task-processes.js";
 import { stageReporter, type Stages } from "./stages.js";
 import { isRunning, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, type PackedOutput, type TaskName } from "./tasks.js";
 import { packWriter, type PackWriter } from "./write/packs.js";
@@ -61,7 +62,7 @@ interface CompileResult {
   outDir: string;
   /** `file: warning: message` lines: what the release serves less of than complete inputs would give. */
   warnings: string[];
-  stats: { packs: number; chunks: number; bytes: number; largestChunk: number; headerBytes: number; manifestBytes: number; seconds: number };
+  stats: { packs: number; chunks: number; bytes: number; largestChunk: number; headerBytes: number; manifestBytes: number; seconds: number; sideBySide: boolean };
 }
 
 export interface CompileOptions {
@@ -79,7 +80,22 @@ export interface CompileOptions {
   memory?: number;
   /** `--work`: the folder of finished tasks, kept (default: `<out>.work`, removed once the release is in place). */
   work?: string;
+  /**
+   * The tasks after `derive` as child processes side by side (task-processes.ts), or all in this
+   * process one after another (`--in-process`). Default: side by side when there are several
+   * jobs and the release has SIDE_BY_SIDE_PROTEINS proteins or more.
+   */
+  sideBySide?: boolean;
 }
+
+/**
+ * Below this many proteins the writing tasks take seconds each, about what a child process
+ * takes to start and read the derived release, so they run in this process.
+ */
+export const SIDE_BY_SIDE_PROTEINS = 100_000;
+
+/** The line of the tasks run side by side: its time overlaps theirs, each of which has its own lines. */
+export const SIDE_BY_SIDE_STAGE = "the tasks side by side";
 
 /** The row engine's memory when `--memory` is not given. */
 export const DEFAULT_ENGINE_MEMORY = 2 * 2 ** 30;
@@ -98,6 +114,8 @@ export async function compileRelease(configPath: string, outDir: string, options
   for (const left of [...removeLeftovers(compile.target), ...compile.ledger.prune()]) options.log?.(`removed ${left}, left by a compile that did not finish`);
   const ownWork = !options.work;
   try {
+    const derived = await compile.output("derive");
+    if (options.sideBySide ?? (compile.jobs > 1 && derived.counts.proteins >= SIDE_BY_SIDE_PROTEINS)) await compile.sideBySide();
     const result = await compile.release();
     if (ownWork) rmSync(compile.ledger.work, { recursive: true, force: true });
     return result;
@@ -180,6 +198,8 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
   };
 
   const outputs = new Map<TaskName, Promise<unknown>>();
+  // Tasks that ran in processes of their own, and a task's needs in a task run alone (`--task`), are loaded without a line each.
+  let ranApart = false;
   const output = <N extends TaskName>(name: N): Promise<TaskOutputs[N]> => {
     if (!outputs.has(name)) {
       const unfinished = options.only !== undefined && options.only !== name && !ledger.isDone(name);
@@ -188,7 +208,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
         name,
         unfinished
           ? Promise.reject(new UnfinishedTask(`task ${options.only} needs task ${name}, which has not finished in ${ledger.work}`))
-          : ledger.run(name, bodies[name], options.log).then((value) => {
+          : ledger.run(name, bodies[name], ranApart || (options.only !== undefined && options.only !== name) ? undefined : options.log).then((value) => {
               if (name === "derive") stage.done(loading ? "load the derived release" : "keep the derived release");
               return value;
             }),
@@ -231,6 +251,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
           headerBytes: file.header[2],
           manifestBytes: json.length,
           seconds: (performance.now() - started) / 1000,
+          sideBySide: ranApart,
         },
       };
     } catch (error) {
@@ -239,7 +260,18 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
     }
   };
 
-  return { target, ledger, output, release };
+  /** Every task after derive, each in a child process, side by side (task-processes.ts). */
+  const sideBySide = async () => {
+    const args = ["--config", resolve(configPath), "--out", target, "--work", ledger.work, ...(alignPairs ? ["--align-pairs"] : []), ...(options.verbose ? ["--verbose"] : [])];
+    await runTasksSideBySide(
+      TASK_NAMES.filter((name) => name !== "derive"),
+      { args, jobs, memoryBytes, isDone: ledger.isDone, log: options.log },
+    );
+    ranApart = true;
+    stage.done(SIDE_BY_SIDE_STAGE);
+  };
+
+  return { target, ledger, jobs, output, release, sideBySide };
 }
 
 /** A hard link (the packs stay where the tasks wrote them until the work folder goes), or a copy across file systems. */

@@ -1,0 +1,93 @@
+/**
+ * The compile's tasks side by side, each in a child process of its own running the compiler's
+ * `--task NAME` over the same work folder, as a workflow's jobs do (workflow/Snakefile): so
+ * `npm run compile -- --jobs N` keeps N cores busy with tasks that do not need each other (the
+ * family tables beside the cross-reference search, say), where one process ran them one after
+ * another. A task starts once the tasks it needs have finished and its threads are free: a task
+ * with worker threads and the row engine's sorts (`threads: "all"`) takes every job, one that
+ * builds rows on its main thread takes one; the row engine's memory is shared out likewise.
+ * Child processes rather than worker threads, because a task holds the columns of the derived
+ * release it reads (gigabytes at scale) in a heap of its own, and is the same program a
+ * workflow runs on another machine. Each child prints its stage lines, passed on as they come;
+ * a child that fails stops the others and fails the compile with the end of what it printed.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+import { resolve } from "node:path";
+import { getHeapStatistics } from "node:v8";
+import { TASKS, type TaskName } from "./tasks.js";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const CLI = resolve(ROOT, "release-compiler/cli.ts");
+
+/** Lines of a failed child's output kept for the error. */
+const TAIL_LINES = 40;
+
+export interface TaskProcessOptions {
+  /** The compile's own arguments: `--config`, `--out`, `--work` (absolute), `--align-pairs`. */
+  args: string[];
+  jobs: number;
+  memoryBytes: number;
+  isDone(name: TaskName): boolean;
+  log?: (line: string) => void;
+}
+
+/** Runs every task of `names` that has not finished, side by side as their needs and the jobs allow. */
+export async function runTasksSideBySide(names: readonly TaskName[], options: TaskProcessOptions): Promise<void> {
+  const { jobs, isDone } = options;
+  const threadsOf = (name: TaskName) => (TASKS[name].threads === "all" ? jobs : 1);
+  const waiting = names.filter((name) => !isDone(name));
+  const running = new Map<TaskName, { child: ChildProcess; ended: Promise<TaskName> }>();
+  let free = jobs;
+  try {
+    while (waiting.length || running.size) {
+      // In the compile's order, so the chain of tasks that need each other starts first.
+      for (const name of [...waiting]) {
+        const ready = (TASKS[name].needs as readonly TaskName[]).every(isDone);
+        if (!ready || threadsOf(name) > free) continue;
+        waiting.splice(waiting.indexOf(name), 1);
+        free -= threadsOf(name);
+        running.set(name, startTask(name, threadsOf(name), options));
+      }
+      if (!running.size) throw new Error(`tasks ${waiting.join(", ")} cannot start: the tasks they need did not finish`);
+      const ended = await Promise.race([...running.values()].map((r) => r.ended));
+      running.delete(ended);
+      free += threadsOf(ended);
+    }
+  } finally {
+    // A failure stops the tasks still running; what they finished stays finished.
+    for (const { child, ended } of running.values()) {
+      child.kill("SIGTERM");
+      await ended.catch(() => {});
+    }
+  }
+}
+
+function startTask(name: TaskName, threads: number, options: TaskProcessOptions) {
+  const memory = Math.max(64 * 2 ** 20, Math.floor((options.memoryBytes * threads) / options.jobs));
+  // The child's heap may grow as large as this process's may (a task at scale holds gigabytes).
+  const heapMb = Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20);
+  const child = spawn(
+    process.execPath,
+    [`--max-old-space-size=${heapMb}`, "--import", "tsx", CLI, ...options.args, "--task", name, "--jobs", String(threads), "--memory", String(memory)],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const tail: string[] = [];
+  const keep = (line: string) => {
+    tail.push(line);
+    if (tail.length > TAIL_LINES) tail.shift();
+  };
+  createInterface({ input: child.stdout! }).on("line", (line) => {
+    keep(line);
+    options.log?.(line);
+  });
+  createInterface({ input: child.stderr! }).on("line", keep);
+  const ended = new Promise<TaskName>((done, fail) => {
+    child.on("error", (error) => fail(new Error(`task ${name} could not start: ${error.message}`)));
+    child.on("close", (code, signal) => {
+      if (code === 0 && options.isDone(name)) done(name);
+      else fail(new Error(`task ${name} failed (${signal ?? `exit code ${code}`}):\n${tail.join("\n")}`));
+    });
+  });
+  return { child, ended };
+}
