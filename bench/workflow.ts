@@ -1,7 +1,8 @@
 /**
  * The compile as tasks (release-compiler/tasks.ts), on the compile benchmark's largest input
  * (about 10^6 proteins over 100 genomes), side by side in one run:
- * - `npm run compile -- --jobs 2` in one process (its work folder kept, to weigh what a task keeps);
+ * - `npm run compile -- --jobs 2 --in-process` in one process (its work folder kept, to weigh what a task keeps);
+ * - the same with the tasks after derive side by side, each a child process (`--side-by-side`);
  * - the same, killed once the relations task has finished, then started again: it resumes;
  * - the Snakemake workflow (workflow/Snakefile, `snakemake --cores 2`): each task a job, the
  *   writing tasks side by side when cores allow; Snakemake's own per-job record (benchmark:)
@@ -17,6 +18,7 @@ import { join, resolve } from "node:path";
 import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
 import { readStageLines } from "../release-compiler/stages.js";
 import { TASK_NAMES } from "../release-compiler/tasks.js";
+import { SIDE_BY_SIDE_STAGE } from "../release-compiler/compile.js";
 import { compileScratch, runMeasured, type MeasuredRun } from "./measured-run.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -72,23 +74,37 @@ export async function workflowBenchmark(log: (line: string) => void): Promise<st
 
   // One process, its work folder kept to weigh the derived release.
   const whole = join(OUT, "whole");
-  log(`compiling ${INPUT} in one process (npm run compile)…`);
-  const one = checked(await runMeasured(process.execPath, cli(whole, ["--work", `${whole}.work`]), { cwd: ROOT, scratchOf: (pid) => compileScratch(whole, pid) }), "compile");
+  log(`compiling ${INPUT} in one process (npm run compile -- --in-process)…`);
+  const one = checked(await runMeasured(process.execPath, cli(whole, ["--work", `${whole}.work`, "--in-process"]), { cwd: ROOT, scratchOf: (pid) => compileScratch(whole, pid) }), "compile");
   writeFileSync(`${whole}.log`, one.output);
   const tasks = join(`${whole}.work`, "tasks");
   const derived = readdirSync(tasks).find((name) => name.startsWith("derive-"))!;
   const snapshotBytes = statSync(join(tasks, derived, "output.v8")).size;
   const keep = stageSeconds(one.output, "keep the derived release");
   const proteins = (await openReleaseFolder(whole)).manifest.counts.proteins;
-  runs.push({ name: "npm run compile", seconds: one.seconds, peakMb: one.peakKb / 1024, tempBytes: one.peakScratchBytes, manifest: manifestOf(whole), detail: `keeping the derived release: ${keep.toFixed(1)} s` });
+  runs.push({ name: "npm run compile -- --in-process", seconds: one.seconds, peakMb: one.peakKb / 1024, tempBytes: one.peakScratchBytes, manifest: manifestOf(whole), detail: `keeping the derived release: ${keep.toFixed(1)} s` });
   rmSync(`${whole}.work`, { recursive: true, force: true });
+
+  // The tasks after derive side by side, each a child process (release-compiler/task-processes.ts).
+  const apart = join(OUT, "side-by-side");
+  log("compiling with the tasks side by side (npm run compile -- --side-by-side)…");
+  const sides = checked(await runMeasured(process.execPath, cli(apart, ["--side-by-side"]), { cwd: ROOT, tree: true, scratchOf: (pid) => compileScratch(apart, pid) }), "side-by-side compile");
+  writeFileSync(`${apart}.log`, sides.output);
+  runs.push({
+    name: "npm run compile -- --side-by-side",
+    seconds: sides.seconds,
+    peakMb: sides.peakKb / 1024,
+    tempBytes: sides.peakScratchBytes,
+    manifest: manifestOf(apart),
+    detail: `the tasks after derive: ${stageSeconds(sides.output, SIDE_BY_SIDE_STAGE).toFixed(0)} s side by side`,
+  });
 
   // Killed once the relations task has finished, then started again.
   const resumed = join(OUT, "resumed");
   log("compiling again, killed once the relations task has finished…");
   const killedSeconds = await killedAfter(resumed, "relations");
   log(`killed after ${killedSeconds.toFixed(0)} s; starting again…`);
-  const again = checked(await runMeasured(process.execPath, cli(resumed), { cwd: ROOT, scratchOf: (pid) => compileScratch(resumed, pid) }), "resumed compile");
+  const again = checked(await runMeasured(process.execPath, cli(resumed), { cwd: ROOT, tree: true, scratchOf: (pid) => compileScratch(resumed, pid) }), "resumed compile");
   writeFileSync(`${resumed}.log`, again.output);
   const load = stageSeconds(again.output, "load the derived release");
   runs.push({
@@ -127,8 +143,8 @@ export async function workflowBenchmark(log: (line: string) => void): Promise<st
   for (const r of runs) log(`${r.name}: ${r.seconds.toFixed(0)} s, peak ${r.peakMb.toFixed(0)} MB`);
   return [
     `Input: the compile benchmark's largest (${proteins.toLocaleString("en-US")} proteins over 100 genomes, \`${INPUT.slice(ROOT.length + 1)}\`), each compile with \`--jobs 2 --memory ${ENGINE_MEMORY}\` and a heap limit of ${HEAP_MB} MB, one after the other in one run. ` +
-      `Peak RSS: the process's high-water mark; for Snakemake, the resident sets of all its processes together, sampled every 100 ms. Temp disk: the largest the work folder's tasks and scratch grew (row engine databases and spill files, the derived release), not its packs, which become the release. ` +
-      `The three releases are ${same ? "byte-identical (the same manifest, which names every chunk by its hash)" : "NOT byte-identical"}.`,
+      `Peak RSS: the process's high-water mark; side by side and for Snakemake, the resident sets of all its processes together, sampled every 100 ms. Temp disk: the largest the work folder's tasks and scratch grew (row engine databases and spill files, the derived release), not its packs, which become the release. ` +
+      `The ${runs.length} releases are ${same ? "byte-identical (the same manifest, which names every chunk by its hash)" : "NOT byte-identical"}.`,
     "",
     "| compile | wall | peak RSS | temp disk | |",
     "|---|---|---|---|---|",
@@ -147,6 +163,7 @@ export async function workflowBenchmark(log: (line: string) => void): Promise<st
 /** Starts a compile and kills it once task `task` has finished; returns the seconds it ran. */
 async function killedAfter(out: string, task: string): Promise<number> {
   const started = performance.now();
+  // Killed alone: a compile's tasks side by side stop when it dies (release-compiler/task-processes.ts).
   const child = spawn(process.execPath, cli(out), { cwd: ROOT, stdio: "ignore" });
   let exited: number | null | undefined;
   const closed = new Promise<void>((done) => child.on("close", (code) => ((exited = code), done())));

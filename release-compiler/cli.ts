@@ -10,17 +10,19 @@ import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { compileRelease, compileTask, DEFAULT_ENGINE_MEMORY, planCompile, SIDE_BY_SIDE_PROTEINS } from "./compile.js";
 import { InputRejected } from "./problems.js";
+import { TASK_OF_PARENT } from "./task-processes.js";
 import { TASK_NAMES, UnfinishedTask, type TaskName } from "./tasks.js";
 
-const USAGE = `usage: npm run compile -- --config FILE --out DIR [--jobs N] [--memory SIZE] [--verbose] [--align-pairs] [--work DIR] [--in-process] [--task NAME | --plan]
+const USAGE = `usage: npm run compile -- --config FILE --out DIR [--jobs N] [--memory SIZE] [--verbose] [--align-pairs] [--work DIR] [--side-by-side | --in-process] [--task NAME | --plan]
   --jobs N       worker threads (HOG family pairs and alignments, relation tables, k-mers), and threads the row engine sorts on (default: ${availableParallelism()}, the cores)
   --memory SIZE  memory the row engine holds before it spills to disk, e.g. 4g or 512m (default: ${DEFAULT_ENGINE_MEMORY / 2 ** 30}g)
   --verbose      stage lines also give the heap and resident set
   --align-pairs  every pairwise relation gets the score and distance of its alignment
   --work DIR     where finished tasks are kept, and kept after (default: OUT.work, removed once the release is in place);
                  a compile killed part-way and started again resumes from it
-  --in-process   run every task in this process, one after another (default with several jobs and ${SIDE_BY_SIDE_PROTEINS.toLocaleString("en")} proteins
-                 or more: the tasks after derive side by side, each in a child process, as many at a time as the jobs allow)
+  --side-by-side the tasks after derive side by side, each in a child process, as many at a time as the jobs allow
+                 (the default with several jobs and ${SIDE_BY_SIDE_PROTEINS.toLocaleString("en")} proteins or more)
+  --in-process   every task in this process, one after another (the default otherwise)
   --task NAME    run one task, whose needs have finished in the work folder: ${[...TASK_NAMES, "release"].join(", ")} (release puts the release together)
   --plan         print the tasks as JSON (what each needs, the file that says it finished), for a workflow`;
 
@@ -33,7 +35,15 @@ function parseSize(text: string): number | undefined {
 }
 
 async function main(): Promise<number> {
-  let values: { config?: string; out?: string; help?: boolean; verbose?: boolean; "align-pairs"?: boolean; jobs?: string; memory?: string; work?: string; task?: string; plan?: boolean; "in-process"?: boolean };
+  // A task of a compile's side-by-side tasks (task-processes.ts) ends with the compile that started it.
+  if (process.env[TASK_OF_PARENT]) {
+    process.stdin.on("end", () => {
+      console.error("the compile that started this task has ended; stopping");
+      process.exit(1);
+    });
+    process.stdin.resume();
+  }
+  let values: { config?: string; out?: string; help?: boolean; verbose?: boolean; "align-pairs"?: boolean; jobs?: string; memory?: string; work?: string; task?: string; plan?: boolean; "in-process"?: boolean; "side-by-side"?: boolean };
   try {
     ({ values } = parseArgs({
       options: {
@@ -45,6 +55,7 @@ async function main(): Promise<number> {
         task: { type: "string" },
         plan: { type: "boolean" },
         "in-process": { type: "boolean" },
+        "side-by-side": { type: "boolean" },
         help: { type: "boolean" },
         verbose: { type: "boolean" },
         "align-pairs": { type: "boolean" },
@@ -78,6 +89,10 @@ async function main(): Promise<number> {
     console.error(`--task takes one of ${[...TASK_NAMES, "release"].join(", ")}, not "${values.task}"\n${USAGE}`);
     return 2;
   }
+  if (values["in-process"] && values["side-by-side"]) {
+    console.error(`--side-by-side and --in-process do not go together\n${USAGE}`);
+    return 2;
+  }
   if (task !== undefined && values.plan) {
     console.error(`--task and --plan do not go together\n${USAGE}`);
     return 2;
@@ -90,7 +105,7 @@ async function main(): Promise<number> {
     jobs,
     memory,
     work: values.work,
-    ...(values["in-process"] ? { sideBySide: false } : {}),
+    ...(values["in-process"] ? { sideBySide: false } : values["side-by-side"] ? { sideBySide: true } : {}),
   };
   try {
     if (values.plan) {

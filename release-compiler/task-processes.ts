@@ -20,6 +20,13 @@ import { TASKS, type TaskName } from "./tasks.js";
 const ROOT = resolve(import.meta.dirname, "..");
 const CLI = resolve(ROOT, "release-compiler/cli.ts");
 
+/**
+ * Set in a task's environment: the CLI then stops when its stdin closes, that is when the
+ * compile that started it has died (killed, say), rather than going on as an orphan beside the
+ * compile started again.
+ */
+export const TASK_OF_PARENT = "ORTH_COMPILE_TASK_OF_PARENT";
+
 /** Lines of a failed child's output kept for the error. */
 const TAIL_LINES = 40;
 
@@ -70,7 +77,8 @@ function startTask(name: TaskName, threads: number, options: TaskProcessOptions)
   const child = spawn(
     process.execPath,
     [`--max-old-space-size=${heapMb}`, "--import", "tsx", CLI, ...options.args, "--task", name, "--jobs", String(threads), "--memory", String(memory)],
-    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+    // Its stdin stays open and unwritten: when this process dies, the pipe closes and the task stops (cli.ts, TASK_OF_PARENT).
+    { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, [TASK_OF_PARENT]: "1" } },
   );
   const tail: string[] = [];
   const keep = (line: string) => {
