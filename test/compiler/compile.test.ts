@@ -150,6 +150,9 @@ describe("npm run compile", () => {
       expect(usage.code, `${flag} ${value}`).toBe(2);
       expect(usage.stderr).toContain(`${flag} takes`);
     }
+    const both = await cli(["--config", join(input, "release.json"), "--out", out, "--side-by-side", "--in-process"]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("--side-by-side and --in-process do not go together");
   });
 
   it("prints one line per stage, and gives the same bytes whatever its jobs and memory", async () => {
