@@ -13,7 +13,8 @@ import { basename, dirname, join, resolve } from "node:path";
 import { packKey, type Manifest, type ManifestFile, type ReleaseHeader } from "../release-format/format.js";
 import { loadConfig, type ReleaseConfig } from "./config.js";
 import { readAnnotations } from "./derive/annotations.js";
-import { deriveGroups, fingerprintGroups, groupOfEntries, readGroups } from "./derive/groups.js";
+import { fingerprintGroups } from "./derive/fingerprints.js";
+import { deriveGroups, groupOfEntries, readGroups } from "./derive/groups.js";
 import { familyPlaces, readHogFamilies } from "./derive/hog-families.js";
 import { readOrthoFinderGeneTrees } from "./derive/orthofinder/gene-trees.js";
 import { readOrthoFinderHogs } from "./derive/orthofinder/hogs.js";
@@ -403,7 +404,7 @@ async function deriveRelease(
 
   const group = groupOfEntries(groups, proteins.count);
   // A mirror keeps the fingerprints its release gave (`n/a` included).
-  const fingerprints = oma?.fingerprints ?? fingerprintGroups(groups, (e) => proteins.sequence[e - 1], proteins.count);
+  const fingerprints = oma?.fingerprints ?? (await fingerprintGroups(groups, (e) => proteins.sequence[e - 1], proteins.count, jobs));
   stage.done("fingerprints");
   const hogAliases = orthoFinderHogs?.aliases;
   return {

@@ -1,0 +1,194 @@
+/**
+ * Group fingerprints: a 7-letter peptide per group that every member contains and no other
+ * protein does (OMA's fingerprints, the groups' key for a peptide lookup).
+ *
+ * Two passes over the sequences, each spread over `jobs` worker threads (fingerprint-worker.ts)
+ * when there are several: a group's candidates are the peptides common to all its members (a
+ * task per batch of groups, its members' sequences sent with it), then every protein is
+ * scanned for the candidates (a task per run of entries), each worker counting into one shared
+ * table with atomic adds. Counts are sums, so the fingerprints are the same at any `jobs`.
+ */
+import { KMER_ALPHABET } from "../../release-format/format.js";
+import { forEachKmer } from "../../release-format/kmers.js";
+import { runTasksInOrder } from "../workers.js";
+
+const FINGERPRINT_LENGTH = 7;
+const CANDIDATES_PER_GROUP = 64;
+/** Residues in code order: a 7-mer's code is its base-20 reading (below 2^31), X and odd letters never in one. */
+const RESIDUES = KMER_ALPHABET;
+/** Groups whose candidates one task finds. */
+const GROUPS_PER_TASK = 2048;
+/** Proteins one counting task scans. */
+const ENTRIES_PER_TASK = 8192;
+/** Bits of the filter that skips the table lookup of peptides that are no candidate. */
+const FILTER_BITS = 1 << 26;
+
+/** Every 7-mer of standard residues, by its rolling base-20 code. */
+function forEachPeptide(seq: string, visit: (code: number, position: number) => void): void {
+  forEachKmer(seq, visit, FINGERPRINT_LENGTH);
+}
+
+function peptideOf(code: number): string {
+  let s = "";
+  for (let k = 0; k < FINGERPRINT_LENGTH; k++, code = Math.floor(code / 20)) s = RESIDUES[code % 20] + s;
+  return s;
+}
+
+/** A batch of groups: each group's members' sequences, first member first. */
+export interface CandidateTask {
+  groups: string[][];
+}
+
+/** The candidates of a batch's groups: `counts[g]` codes each, one after another in `codes`. */
+export interface Candidates {
+  codes: Int32Array;
+  counts: Int32Array;
+}
+
+/**
+ * A group's candidates: the peptides of its first member's sequence, in order, that every
+ * member contains (at most CANDIDATES_PER_GROUP).
+ */
+export function groupCandidates({ groups }: CandidateTask): Candidates {
+  const codes: number[] = [];
+  const counts = new Int32Array(groups.length);
+  groups.forEach((sequences, g) => {
+    const order: number[] = [];
+    const common = new Set<number>();
+    forEachPeptide(sequences[0], (code) => {
+      if (!common.has(code)) {
+        common.add(code);
+        order.push(code);
+      }
+    });
+    for (const other of sequences.slice(1)) {
+      const present = new Set<number>();
+      forEachPeptide(other, (code) => common.has(code) && present.add(code));
+      for (const code of common) if (!present.has(code)) common.delete(code);
+      if (common.size === 0) break;
+    }
+    const kept = order.filter((code) => common.has(code)).slice(0, CANDIDATES_PER_GROUP);
+    counts[g] = kept.length;
+    codes.push(...kept);
+  });
+  return { codes: Int32Array.from(codes), counts };
+}
+
+/**
+ * The distinct candidates in an open-addressing table (typed arrays: a large release has
+ * millions; Maps of them cost ten times as much), and the proteins counted for each. Its arrays
+ * are SharedArrayBuffers, so every counting worker reads the one table and adds to its counts.
+ */
+export interface CandidateTable {
+  /** Per slot: the candidate code, or -1 for an empty slot. */
+  slots: Int32Array;
+  /** Per slot: proteins holding the code. */
+  counts: Int32Array;
+  /** One bit per code modulo FILTER_BITS: set for the candidates' codes. */
+  filter: Uint8Array;
+}
+
+function candidateTable(batches: Int32Array[]): CandidateTable {
+  const total = batches.reduce((n, codes) => n + codes.length, 0);
+  let size = 1024;
+  while (size < total * 2) size *= 2;
+  const table: CandidateTable = {
+    slots: new Int32Array(new SharedArrayBuffer(size * 4)).fill(-1),
+    counts: new Int32Array(new SharedArrayBuffer(size * 4)),
+    filter: new Uint8Array(new SharedArrayBuffer(FILTER_BITS / 8)),
+  };
+  for (const codes of batches) {
+    for (const code of codes) {
+      table.slots[slotOf(table.slots, code)] = code;
+      const bit = code & (FILTER_BITS - 1);
+      table.filter[bit >> 3] |= 1 << (bit & 7);
+    }
+  }
+  return table;
+}
+
+/** The slot of a code (codes are below 20^7 < 2^31), or the empty slot where it would go. */
+function slotOf(slots: Int32Array, code: number): number {
+  const mask = slots.length - 1;
+  let i = Math.imul(code, 0x9e3779b1) & mask;
+  while (slots[i] !== -1 && slots[i] !== code) i = (i + 1) & mask;
+  return i;
+}
+
+/** A run of proteins to scan: entries firstEntry, firstEntry + 1, … */
+export interface CountTask {
+  firstEntry: number;
+  sequences: string[];
+}
+
+/**
+ * Counts each protein of the task once for every candidate it holds, into the shared table.
+ * `lastEntry` (the table's size, kept by the caller across its tasks) remembers the last
+ * protein counted per slot; tasks never share an entry, so a protein is counted once.
+ */
+export function countCandidates({ firstEntry, sequences }: CountTask, table: CandidateTable, lastEntry: Int32Array): void {
+  const { slots, counts, filter } = table;
+  sequences.forEach((sequence, i) => {
+    const entry = firstEntry + i;
+    forEachPeptide(sequence, (code) => {
+      const bit = code & (FILTER_BITS - 1);
+      if (!(filter[bit >> 3] & (1 << (bit & 7)))) return;
+      const slot = slotOf(slots, code);
+      if (slots[slot] !== code || lastEntry[slot] === entry) return;
+      lastEntry[slot] = entry;
+      Atomics.add(counts, slot, 1);
+    });
+  });
+}
+
+const WORKER = new URL("./fingerprint-worker.ts", import.meta.url);
+
+/**
+ * A 7-letter fingerprint per group: the first peptide of its first member's sequence that
+ * every member contains and no other protein does. When none is unique, the first peptide
+ * common to all members (which then resolves to several groups); "n/a" when there is none.
+ * Peptides are base-20 codes.
+ */
+export async function fingerprintGroups(groups: number[][], sequenceOf: (entry: number) => string, entries: number, jobs = 1): Promise<string[]> {
+  const candidates: Int32Array[] = [];
+  const batches: Int32Array[] = [];
+  function* candidateTasks(): Generator<CandidateTask> {
+    for (let first = 0; first < groups.length; first += GROUPS_PER_TASK) {
+      yield { groups: groups.slice(first, first + GROUPS_PER_TASK).map((members) => members.map(sequenceOf)) };
+    }
+  }
+  await runTasksInOrder(
+    candidateTasks(),
+    ({ codes, counts }: Candidates) => {
+      batches.push(codes);
+      let at = 0;
+      for (const n of counts) candidates.push(codes.subarray(at, (at += n)));
+    },
+    { module: WORKER, jobs, workerData: { kind: "candidates" }, here: groupCandidates },
+  );
+
+  // How many proteins contain each candidate.
+  const table = candidateTable(batches);
+  function* countTasks(): Generator<CountTask> {
+    for (let first = 1; first <= entries; first += ENTRIES_PER_TASK) {
+      yield { firstEntry: first, sequences: Array.from({ length: Math.min(ENTRIES_PER_TASK, entries - first + 1) }, (_, i) => sequenceOf(first + i)) };
+    }
+  }
+  let lastEntry: Int32Array | undefined;
+  await runTasksInOrder(countTasks(), () => {}, {
+    module: WORKER,
+    jobs,
+    workerData: { kind: "counts", table },
+    here: (task: CountTask) => countCandidates(task, table, (lastEntry ??= new Int32Array(table.slots.length))),
+  });
+
+  const proteinsWith = (code: number) => {
+    const slot = slotOf(table.slots, code);
+    return table.slots[slot] === code ? table.counts[slot] : 0;
+  };
+  return groups.map((members, g) => {
+    const list = candidates[g];
+    const unique = list.find((code) => proteinsWith(code) === members.length);
+    return unique !== undefined ? peptideOf(unique) : list.length ? peptideOf(list[0]) : "n/a";
+  });
+}
