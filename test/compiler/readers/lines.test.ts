@@ -13,6 +13,22 @@ describe("readLines", () => {
     ]);
   });
 
+  it("cuts lines as node:readline does, wherever the chunks of the stream end", async () => {
+    const { createInterface } = await import("node:readline");
+    const { Readable } = await import("node:stream");
+    const texts = ["a\r\nb\rc\n\r\n\n", "\r", "\n", "x\r", "\r\r\n\n", "é\n€\r\nlast", "", "no terminator", "\n\n"];
+    // A file is read in chunks of 64 KiB: texts whose first chunk ends inside \r\n, after a lone \r, and inside lines.
+    const chunk = 64 * 1024;
+    texts.push(`${"x".repeat(chunk - 1)}\r\ny\n`, `${"x".repeat(chunk - 1)}\rz\n`, `${"x".repeat(chunk - 1)}\r\r\n`);
+    texts.push(Array.from({ length: 40_000 }, (_, i) => `line ${i}${["\n", "\r\n", "\r"][i % 3]}`).join(""));
+    for (const text of texts) {
+      const lines = (await collect(readLines(tempFile("cut.txt", text)))).map((l) => l.text);
+      const byReadline: string[] = [];
+      for await (const line of createInterface({ input: Readable.from([text]), crlfDelay: Infinity })) byReadline.push(line);
+      expect(lines, JSON.stringify(text.slice(0, 40))).toEqual(byReadline);
+    }
+  });
+
   it("gunzips by content, whatever the extension", async () => {
     const file = tempFile("looks-plain.txt", "alpha\nbeta\n", { gzip: true });
     expect((await collect(readLines(file))).map((l) => l.text)).toEqual(["alpha", "beta"]);
