@@ -14,11 +14,12 @@ class NoAnswer extends Error {}
 
 export interface JsonClientOptions {
   /**
-   * Called when a request gets no answer in time, before it fails, with the time it was sent
-   * (`Date.now()`): may restart the server that stalled and answer true to have the request sent
-   * once more. A request that stalls again fails.
+   * Called before a request fails, with the time it was sent (`Date.now()`) and why: it got no
+   * answer in time (`stall`), or its connection failed (`reset`: the server went away, as it
+   * does while it is restarted). May restart the server that stalled, or wait for a restart
+   * under way, and answer true to have the request sent once more. A request fails the second time.
    */
-  onStall?: (url: string, sentAt: number) => Promise<boolean>;
+  onStall?: (url: string, sentAt: number, why: "stall" | "reset") => Promise<boolean>;
   /** How long a request may take (default ANSWER_WITHIN_MS). */
   answerWithinMs?: number;
 }
@@ -43,7 +44,9 @@ export function jsonClient(fetchWith: Fetch, options: JsonClientOptions = {}) {
     try {
       return await inTime(url, exchange);
     } catch (error) {
-      if (!(error instanceof NoAnswer) || !(await options.onStall?.(url, sentAt))) throw error;
+      // fetch rejects with a TypeError ("fetch failed") when the connection fails.
+      const why = error instanceof NoAnswer ? "stall" : error instanceof TypeError ? "reset" : undefined;
+      if (!why || !(await options.onStall?.(url, sentAt, why))) throw error;
       return inTime(url, exchange);
     }
   };

@@ -62,28 +62,39 @@ export async function serveRelease(name: string, bindings: Record<string, string
  * CI: workerd's thread spinning in V8's message loop (PumpMessageLoop, after a request's JS has
  * run), never answering again; its cause is not in the worker's code as far as we can tell.
  * Requests sent in parallel all stall together (seen in CI: 16 at a time): each of those sent
- * before the restart began waits for that one restart and is asked again. The stall is logged,
- * and a request sent after the restart began that stalls too fails the test.
+ * before the restart began waits for that one restart and is asked again, whether it stalls
+ * too or its connection is cut by the restart (so does one sent while the restart is under
+ * way). The stall is logged; a request to the new server that stalls too fails the test, and so
+ * does a connection failing with no restart.
  */
 interface Restartable {
   restart(): Promise<void>;
-  /** The one restart, once begun, and when it began. */
-  restarted?: { at: number; done: Promise<void> };
+  /** The one restart, once begun: when it began, and whether the new server is up. */
+  restarted?: { at: number; done: Promise<void>; finished: boolean };
 }
 
 const stalled = new Map<string, Restartable>();
 
-export async function restartStalled(url: string, sentAt: number): Promise<boolean> {
+/** Each request asked again after a restart, and why (for the stalled-server test). */
+export const askedAgain: Array<{ url: string; why: "stall" | "reset" }> = [];
+
+export async function restartStalled(url: string, sentAt: number, why: "stall" | "reset" = "stall"): Promise<boolean> {
   const origin = new URL(url).origin;
   const server = stalled.get(origin);
   if (!server) return false;
+  // A connection cut is the restart's doing only if it came while one was under way or after.
+  if (why === "reset" && !server.restarted) return false;
   if (!server.restarted) {
     console.warn(`${url}: no answer within the time allowed; workerd at ${origin} stalled, restarting it once and asking again`);
-    server.restarted = { at: Date.now(), done: server.restart() };
-  } else if (sentAt >= server.restarted.at) {
+    const restarted = { at: Date.now(), done: server.restart(), finished: false };
+    restarted.done.finally(() => (restarted.finished = true)).catch(() => {});
+    server.restarted = restarted;
+  } else if (sentAt >= server.restarted.at && server.restarted.finished) {
+    // Sent to the new server, which failed it too.
     return false;
   }
   await server.restarted.done;
+  askedAgain.push({ url, why });
   return true;
 }
 
