@@ -6,23 +6,14 @@
  * peptides with each other and some have no unique one) against the definition written out.
  */
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../seeded-random.js";
 import { fingerprintGroups } from "../../release-compiler/derive/fingerprints.js";
 
 const RESIDUES = "ACDEFGHIKLMNPQRSTVWY";
 
-/** A seeded generator (mulberry32), so a failure repeats. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Sequences of families of mutated copies, and groups of some members of each family (entry numbers from 1). */
 function related(families: number, seed: number): { sequences: string[]; groups: number[][] } {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const residue = () => RESIDUES[Math.floor(next() * 20)];
   const sequences: string[] = [];
   const groups: number[][] = [];

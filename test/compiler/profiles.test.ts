@@ -5,23 +5,14 @@
  * and equal sets (so many ties), against that definition written out all against all.
  */
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../seeded-random.js";
 import type { FamilyProfile } from "../../release-format/format.js";
 import type { FamilyBuild } from "../../release-compiler/derive/hogs.js";
 import { similarProfiles } from "../../release-compiler/derive/profiles.js";
 
-/** A seeded generator (mulberry32), so a failure repeats. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Families whose members sit in a few genomes each: entry e is in genome e % genomes. */
 function randomFamilies(count: number, genomes: number, seed: number): FamilyBuild[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   let entry = 0;
   return Array.from({ length: count }, (_, i) => {
     const size = 1 + Math.floor(next() * next() * genomes * 1.5);
