@@ -11,7 +11,8 @@ import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
 import { readStageLines } from "../release-compiler/stages.js";
 import { SIDE_BY_SIDE_STAGE } from "../release-compiler/compile.js";
-import { TASK_NAMES, TASKS, type TaskName } from "../release-compiler/tasks.js";
+import { relationPart, TASK_NAMES, TASKS, type TaskName } from "../release-compiler/tasks.js";
+import { PUT_RELATIONS_TOGETHER, relationsPartStage } from "../release-compiler/write/release.js";
 import { PACK_BYTES } from "../release-compiler/write/packs.js";
 import { releaseSize, treeNamed, type TreeSize } from "./release-size.js";
 
@@ -243,7 +244,9 @@ export async function scaleProjection(releaseDir: string, compile?: { proteins: 
 
 /** The task (release-compiler/tasks.ts) each stage line belongs to; the others are derive's. */
 const TASK_OF_STAGE: Record<string, TaskName | "release"> = {
+  // A log from before the relations were written in parts: counted as the task that puts them together.
   "write relations and pairs": "relations",
+  [PUT_RELATIONS_TOGETHER]: "relations",
   "write group, family and pair directory tables": "family-tables",
   "write protein, annotation and peptide tables": "protein-tables",
   // A log from before the row tables were two tasks: counted as the one after relations.
@@ -254,8 +257,15 @@ const TASK_OF_STAGE: Record<string, TaskName | "release"> = {
   "put the release together": "release",
 };
 
+/** The task of a stage line: a part of the relations by its number, the others by TASK_OF_STAGE, else derive. */
+const taskOfStage = (name: string): TaskName | "release" => {
+  const part = PART_STAGE.exec(name);
+  return part ? relationPart(Number(part[1])) : (TASK_OF_STAGE[name] ?? "derive");
+};
+const PART_STAGE = new RegExp(`^${relationsPartStage(0).replace("0", "(\\d+)")}$`);
+
 /** Stages whose work grows with the pair rows (the rest grow with the proteins). */
-const PAIR_STAGES = new Set(["pairwise relations", "write relations and pairs"]);
+const isPairStage = (name: string) => ["pairwise relations", "write relations and pairs", PUT_RELATIONS_TOGETHER].includes(name) || PART_STAGE.test(name);
 /** The jobs the measured compile had. */
 const MEASURED_JOBS = 2;
 const TARGET_CORES = 64;
@@ -270,7 +280,7 @@ const TARGET_CORES = 64;
 function stageProjection(logFile: string, growth: { proteins: number; pairs: number }): string[] {
   if (!existsSync(logFile)) return [];
   const stages = readStageLines(readFileSync(logFile, "utf8")).filter((st) => st.name !== SIDE_BY_SIDE_STAGE).map(({ name, seconds, mainBusy }) => {
-    const scaled = seconds * (PAIR_STAGES.has(name) ? growth.pairs : growth.proteins);
+    const scaled = seconds * (isPairStage(name) ? growth.pairs : growth.proteins);
     // Without a busy share (an older log), the stage counts as all main thread.
     const busy = mainBusy ?? 1;
     const oneCore = scaled * (busy + (1 - busy) * MEASURED_JOBS);
@@ -283,7 +293,7 @@ function stageProjection(logFile: string, growth: { proteins: number; pairs: num
   // On a cluster, each task a Snakemake job on a machine of its own: a task starts once those it needs have finished.
   const taskTime = new Map<string, number>();
   for (const st of stages) {
-    const task = TASK_OF_STAGE[st.name] ?? "derive";
+    const task = taskOfStage(st.name);
     taskTime.set(task, (taskTime.get(task) ?? 0) + st.onMany);
   }
   const finish = new Map<string, number>();
@@ -300,7 +310,7 @@ function stageProjection(logFile: string, growth: { proteins: number; pairs: num
     "|---|---|---|---|---|---|",
     ...stages.map(
       (st) =>
-        `| ${st.name} | ${st.seconds.toFixed(0)} s | ${st.busy === undefined ? "–" : `${(100 * st.busy).toFixed(0)}%`} | ${PAIR_STAGES.has(st.name) ? "pair rows" : "proteins"} | ${hours(st.oneCore)} h | ${hours(st.onMany)} h |`,
+        `| ${st.name} | ${st.seconds.toFixed(0)} s | ${st.busy === undefined ? "–" : `${(100 * st.busy).toFixed(0)}%`} | ${isPairStage(st.name) ? "pair rows" : "proteins"} | ${hours(st.oneCore)} h | ${hours(st.onMany)} h |`,
     ),
     "",
   ];

@@ -3,7 +3,7 @@
  * (about 10^6 proteins over 100 genomes), side by side in one run:
  * - `npm run compile -- --jobs 2 --in-process` in one process (its work folder kept, to weigh what a task keeps);
  * - the same with the tasks after derive side by side, each a child process (`--side-by-side`);
- * - the same, killed once the relations task has finished, then started again: it resumes;
+ * - the same, killed once the relations task (its parts put together) has finished, then started again: it resumes;
  * - the Snakemake workflow (workflow/Snakefile, `snakemake --cores 2`): each task a job, the
  *   writing tasks side by side when cores allow; Snakemake's own per-job record (benchmark:)
  *   gives each task's wall time and peak resident set.
@@ -17,7 +17,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { join, resolve } from "node:path";
 import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
 import { readStageLines } from "../release-compiler/stages.js";
-import { TASK_NAMES } from "../release-compiler/tasks.js";
+import { partOf, TASK_NAMES } from "../release-compiler/tasks.js";
 import { SIDE_BY_SIDE_STAGE } from "../release-compiler/compile.js";
 import { compileScratch, runMeasured, type MeasuredRun } from "./measured-run.js";
 
@@ -128,7 +128,10 @@ export async function workflowBenchmark(log: (line: string) => void): Promise<st
     "snakemake",
   );
   writeFileSync(`${workflow}.log`, snake.output);
-  const jobs = [...TASK_NAMES, "release"].map((task) => ({ task, ...snakemakeRecord(join(`${workflow}.work`, "benchmarks", `${task}.tsv`)) }));
+  // A part of the relations (one rule for all, workflow/Snakefile) has its record named by its done file's key too.
+  const records = readdirSync(join(`${workflow}.work`, "benchmarks"));
+  const recordOf = (task: string) => records.find((file) => file === `${task}.tsv` || (partOf(task) !== undefined && new RegExp(`^${task}-[0-9a-f]+\\.tsv$`).test(file)))!;
+  const jobs = [...TASK_NAMES, "release"].map((task) => ({ task, ...snakemakeRecord(join(`${workflow}.work`, "benchmarks", recordOf(task))) }));
   runs.push({
     name: "snakemake --cores 2",
     seconds: snake.seconds,
@@ -170,7 +173,7 @@ async function killedAfter(out: string, task: string): Promise<number> {
   const done = join(`${out}.work`, "done");
   await new Promise<void>((finished) => {
     const poll = setInterval(() => {
-      if (exited !== undefined || (existsSync(done) && readdirSync(done).some((name) => name.startsWith(`${task}-`)))) {
+      if (exited !== undefined || (existsSync(done) && readdirSync(done).some((name) => new RegExp(`^${task}-[0-9a-f]+$`).test(name)))) {
         clearInterval(poll);
         child.kill("SIGKILL");
         finished();

@@ -36,7 +36,7 @@ import { openEngine, type Engine } from "./engine.js";
 import { scratchFolder, type ScratchFolder } from "./scratch.js";
 import { runTasksSideBySide } from "./task-processes.js";
 import { stageReporter, type Stages } from "./stages.js";
-import { isRunning, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, type PackedOutput, type TaskName } from "./tasks.js";
+import { isRunning, partOf, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
 import { packWriter, type PackWriter } from "./write/packs.js";
 import { packedChunkReader } from "./write/beside.js";
 import { LAYOUT } from "./write/layout.js";
@@ -45,8 +45,9 @@ import {
   derivedRelease,
   releaseBuild,
   releaseManifest,
+  putRelationsTogether,
   writeIndexes,
-  writeRelations,
+  writeRelationsPart,
   writeFamilyTables,
   writeProteinTables,
   writeSequenceSearch,
@@ -56,6 +57,7 @@ import {
   type WriteContext,
   type WrittenRelease,
 } from "./write/release.js";
+import type { RelationPart } from "./write/relations.js";
 import { writeSequences } from "./write/sequences.js";
 
 interface CompileResult {
@@ -173,7 +175,18 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
         engine.close();
       }
     },
-    relations: (_, scratch) => writing(scratch, writeRelations),
+    ...(Object.fromEntries(
+      TASK_NAMES.flatMap((name) => {
+        const part = partOf(name);
+        return part === undefined ? [] : [[name, (_: string, scratch: string) => writing(scratch, (c) => writeRelationsPart(c, part))]];
+      }),
+    ) as { [N in RelationPartName]: (folder: string, scratch: string) => Promise<TaskOutputs[N]> }),
+    relations: (_, scratch) =>
+      writing(scratch, async (c) => {
+        const parts: RelationPart[] = [];
+        for (let part = 1; part <= RELATION_PARTS; part++) parts.push(await output(relationPart(part)));
+        return putRelationsTogether(c, parts);
+      }),
     "family-tables": (_, scratch) => writing(scratch, async (c) => writeFamilyTables(c, await output("relations"))),
     "protein-tables": (_, scratch) => writing(scratch, async (c) => writeProteinTables(c, await output("relations"), await output("family-tables"))),
     "sequence-index": (_, scratch) => writing(scratch, writeSequenceSearch),
@@ -383,6 +396,7 @@ async function deriveRelease(
     {
       proteinCount: proteins.count,
       genomeOf: (e) => proteins.genome[e - 1],
+      isMain: (e) => proteins.isMain[e - 1],
       genomeFirstEntry: proteins.genomeFirstEntry,
       genomeSize: proteins.genomeSize,
       subgenomeOf: subgenomeReader(species, proteins),

@@ -4,8 +4,8 @@
  * `npm run compile -- --jobs N` keeps N cores busy with tasks that do not need each other (the
  * family tables beside the cross-reference search, say), where one process ran them one after
  * another. A task starts once the tasks it needs have finished and its threads are free: a task
- * with worker threads and the row engine's sorts (`threads: "all"`) takes every job, one that
- * builds rows on its main thread takes one; the row engine's memory is shared out likewise.
+ * with worker threads and the row engine's sorts (`threads: "all"`) takes every job, a part of
+ * the relations a few, one that builds rows on its main thread takes one; the row engine's memory is shared out likewise.
  * Child processes rather than worker threads, because a task holds the columns of the derived
  * release it reads (gigabytes at scale) in a heap of its own, and is the same program a
  * workflow runs on another machine. Each child prints its stage lines, passed on as they come;
@@ -15,7 +15,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { resolve } from "node:path";
 import { getHeapStatistics } from "node:v8";
-import { TASKS, type TaskName } from "./tasks.js";
+import { TASKS, threadsOf, type TaskName } from "./tasks.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const CLI = resolve(ROOT, "release-compiler/cli.ts");
@@ -42,7 +42,7 @@ export interface TaskProcessOptions {
 /** Runs every task of `names` that has not finished, side by side as their needs and the jobs allow. */
 export async function runTasksSideBySide(names: readonly TaskName[], options: TaskProcessOptions): Promise<void> {
   const { jobs, isDone } = options;
-  const threadsOf = (name: TaskName) => (TASKS[name].threads === "all" ? jobs : 1);
+  const threads = (name: TaskName) => threadsOf(name, jobs);
   const waiting = names.filter((name) => !isDone(name));
   const running = new Map<TaskName, { child: ChildProcess; ended: Promise<TaskName> }>();
   let free = jobs;
@@ -51,15 +51,15 @@ export async function runTasksSideBySide(names: readonly TaskName[], options: Ta
       // In the compile's order, so the chain of tasks that need each other starts first.
       for (const name of [...waiting]) {
         const ready = (TASKS[name].needs as readonly TaskName[]).every(isDone);
-        if (!ready || threadsOf(name) > free) continue;
+        if (!ready || threads(name) > free) continue;
         waiting.splice(waiting.indexOf(name), 1);
-        free -= threadsOf(name);
-        running.set(name, startTask(name, threadsOf(name), options));
+        free -= threads(name);
+        running.set(name, startTask(name, threads(name), options));
       }
       if (!running.size) throw new Error(`tasks ${waiting.join(", ")} cannot start: the tasks they need did not finish`);
       const ended = await Promise.race([...running.values()].map((r) => r.ended));
       running.delete(ended);
-      free += threadsOf(ended);
+      free += threads(ended);
     }
   } finally {
     // A failure stops the tasks still running; what they finished stays finished.

@@ -28,23 +28,56 @@ import { loadSnapshot, saveSnapshot } from "./snapshot.js";
 const OUTPUT = "output.v8";
 
 /**
+ * Parts the relations and pairs are written in, each a task over a run of genomes (of the first
+ * protein) holding about an equal share of the relations: their own packs, so on a cluster each
+ * is a job of its own, and a compile on one machine runs as many side by side as its jobs allow.
+ * A fixed number, not one drawn from the jobs or the machines, so every compile of a release
+ * cuts its packs in the same places and gives the same bytes.
+ */
+export const RELATION_PARTS = 8;
+
+/** The name of part `i` (1-based) of the relations and pairs. */
+export const relationPart = (i: number): RelationPartName => `relations-${i}`;
+export type RelationPartName = `relations-${number}`;
+const RELATION_PART_NAMES = Array.from({ length: RELATION_PARTS }, (_, i) => relationPart(i + 1));
+
+/** The part number (1-based) of a relations part's task name, else undefined. */
+export function partOf(name: string): number | undefined {
+  const part = /^relations-(\d+)$/.exec(name);
+  return part && Number(part[1]) >= 1 && Number(part[1]) <= RELATION_PARTS ? Number(part[1]) : undefined;
+}
+
+/**
  * The tasks of a compile in the order one process runs them, each after the tasks it needs,
  * and the threads each keeps busy: `all` for those with worker threads and the row engine's
- * sorts (derive's family pairs, the relation tables, the k-mers), 1 for those that build rows
- * on the main thread alone.
+ * sorts (derive's family pairs, the k-mers), a number for those with a few (a relations part
+ * packs its chunks on worker threads, and several parts run side by side), 1 for those that
+ * build rows on the main thread alone. `relations` puts the parts together: their chunks under
+ * directory pages, the pair directory, the close groups.
  */
-export const TASKS = {
+export type TaskName = "derive" | RelationPartName | "relations" | "family-tables" | "protein-tables" | "sequence-index" | "xref-search" | "indexes";
+interface TaskSpec {
+  needs: readonly TaskName[];
+  threads: "all" | number;
+}
+export const TASKS: Record<TaskName, TaskSpec> = {
   derive: { needs: [], threads: "all" },
-  relations: { needs: ["derive"], threads: "all" },
+  ...Object.fromEntries(RELATION_PART_NAMES.map((name) => [name, { needs: ["derive"], threads: 4 }])),
+  relations: { needs: ["derive", ...RELATION_PART_NAMES], threads: 1 },
   "family-tables": { needs: ["derive", "relations"], threads: 1 },
   "protein-tables": { needs: ["derive", "relations", "family-tables"], threads: 1 },
   "sequence-index": { needs: ["derive"], threads: "all" },
   "xref-search": { needs: ["derive"], threads: 1 },
   indexes: { needs: ["derive"], threads: 1 },
-} as const satisfies Record<string, { needs: readonly string[]; threads: "all" | 1 }>;
+};
 
-export type TaskName = keyof typeof TASKS;
 export const TASK_NAMES = Object.keys(TASKS) as TaskName[];
+
+/** The threads task `name` keeps busy in a compile of `jobs`. */
+export function threadsOf(name: TaskName, jobs: number): number {
+  const { threads } = TASKS[name];
+  return threads === "all" ? jobs : Math.min(threads, jobs);
+}
 
 /** What a task that writes packs hands on besides its own output: the packs the release must hold. */
 export interface PackedOutput {

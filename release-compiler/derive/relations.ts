@@ -38,6 +38,8 @@ export interface StoredRelations {
   count: number;
   measured: boolean;
   perGenome: Float64Array;
+  /** Rows per genome of entry1 between two main isoforms: each genome's rows of the pairs table, so a part of them knows its first row. */
+  mainPerGenome: Float64Array;
 }
 
 export const RELATIONS_TABLE = "relations";
@@ -57,6 +59,7 @@ export interface RelationsBuild {
 interface RelationContext {
   proteinCount: number;
   genomeOf: (entry: number) => number;
+  isMain: (entry: number) => boolean;
   /** First entry number and protein count of each genome. */
   genomeFirstEntry: number[];
   genomeSize: number[];
@@ -232,6 +235,7 @@ function differentSubgenomes(context: RelationContext, a: number, b: number): bo
 class RelationSpill {
   /** Rows per genome of entry1, to size each genome's arrays when it is read back. */
   private readonly perGenome: Float64Array;
+  private readonly mainPerGenome: Float64Array;
 
   constructor(
     private readonly table: RowTable,
@@ -239,6 +243,7 @@ class RelationSpill {
     private readonly measured: boolean,
   ) {
     this.perGenome = new Float64Array(context.genomeFirstEntry.length);
+    this.mainPerGenome = new Float64Array(context.genomeFirstEntry.length);
   }
 
   add(a: number, b: number, code: number, distance = NaN, score = NaN): void {
@@ -249,11 +254,12 @@ class RelationSpill {
   private put(a: number, b: number, code: number, distance: number, score: number): void {
     this.table.append(a, b, code, distance, score);
     this.perGenome[this.context.genomeOf(a)]++;
+    if (this.context.isMain(a) && this.context.isMain(b)) this.mainPerGenome[this.context.genomeOf(a)]++;
   }
 
   finish(): StoredRelations {
     this.table.close();
-    return { count: this.table.rows, measured: this.measured, perGenome: this.perGenome };
+    return { count: this.table.rows, measured: this.measured, perGenome: this.perGenome, mainPerGenome: this.mainPerGenome };
   }
 }
 
@@ -265,29 +271,40 @@ interface GenomeLayout {
 }
 
 /**
- * The stored relations, read back from the engine's table a run of genomes at a time (each
- * run's rows sorted in memory: at most `rowsPerRange` unless one genome has more).
+ * The stored relations of genomes [`from`, `to`), read back from the engine's table a run of
+ * genomes at a time (each run's rows sorted in memory: at most `rowsPerRange` unless one
+ * genome has more).
  */
-export function readRelations(stored: StoredRelations, table: SortedRows, rowsPerRange: number, layout: GenomeLayout): RelationsBuild {
+export function readRelations(
+  stored: StoredRelations,
+  table: SortedRows,
+  rowsPerRange: number,
+  layout: GenomeLayout,
+  { from, to }: { from: number; to: number } = { from: 0, to: layout.genomeSize.length },
+): RelationsBuild {
   const { measured, perGenome } = stored;
   const { genomeFirstEntry, genomeSize, proteinCount } = layout;
-  const entryRanges = sortRanges(perGenome, rowsPerRange).map(({ from, to }) => ({
-    from: genomeFirstEntry[from],
-    to: to < genomeFirstEntry.length ? genomeFirstEntry[to] : proteinCount + 1,
+  const entryOf = (genome: number) => (genome < genomeFirstEntry.length ? genomeFirstEntry[genome] : proteinCount + 1);
+  const entryRanges = sortRanges(perGenome.subarray(from, to), rowsPerRange).map((range) => ({
+    from: entryOf(from + range.from),
+    to: entryOf(from + range.to),
   }));
+  let count = 0;
+  for (let g = from; g < to; g++) count += perGenome[g];
   return {
-    count: stored.count,
+    count,
     async *genomes() {
-      let g = 0;
-      let rel = emptyRelations(genomeFirstEntry[0], genomeSize[0], perGenome[0]);
+      if (from >= to) return;
+      let g = from;
+      let rel = emptyRelations(genomeFirstEntry[g], genomeSize[g], perGenome[g]);
       let at = 0;
       // Genome g is complete once every one of its rows is in; genomes with none are yielded empty.
       const complete = async function* () {
-        while (g < genomeSize.length && at === perGenome[g]) {
+        while (g < to && at === perGenome[g]) {
           yield finishRelations(rel);
           g++;
           at = 0;
-          if (g < genomeSize.length) rel = emptyRelations(genomeFirstEntry[g], genomeSize[g], perGenome[g]);
+          if (g < to) rel = emptyRelations(genomeFirstEntry[g], genomeSize[g], perGenome[g]);
         }
       };
       yield* complete();
@@ -307,7 +324,7 @@ export function readRelations(stored: StoredRelations, table: SortedRows, rowsPe
           }
         }
       }
-      if (g < genomeSize.length) throw new Error(`relations: genome ${g} got ${at} of its ${perGenome[g]} rows back from the engine`);
+      if (g < to) throw new Error(`relations: genome ${g} got ${at} of its ${perGenome[g]} rows back from the engine`);
     },
   };
 }

@@ -50,6 +50,13 @@ export interface TreeWriter<Start extends number | string> {
   add(start: Start, value: unknown): void;
   /** `add` of a chunk packed already (packChunk), on a worker thread. */
   addPacked(start: Start, bytes: Uint8Array): void;
+  /** Appends chunks another writer wrote (its `chunks()`), in closed packs, keys after this tree's. */
+  addChunks(chunks: DirectoryPage<Start>): void;
+  /**
+   * Closes the tree's packs and returns its chunks as a page of level 0 (never written), for a
+   * tree put together elsewhere (`addChunks`): a task writing part of a table.
+   */
+  chunks(): DirectoryPage<Start>;
   /** Closes the tree's packs, writes its pages and returns it. */
   finish(): ChunkTree<Start>;
 }
@@ -141,6 +148,19 @@ export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWrit
         addPacked(start, bytes) {
           starts.push(start);
           entries.push(data.append(bytes));
+        },
+        addChunks(chunks) {
+          const last = starts.at(-1);
+          if (last !== undefined && chunks.starts.length && !(chunks.starts[0] > last)) throw new Error(`chunks added from ${chunks.starts[0]} after a chunk from ${last}`);
+          chunks.starts.forEach((start, i) => {
+            starts.push(start);
+            const hash = Buffer.from(chunks.hashes.subarray(i * HASH_BYTES, (i + 1) * HASH_BYTES));
+            entries.push({ pack: { name: chunks.packs[chunks.pack[i]] }, offset: chunks.offsets[i], length: chunks.lengths[i], hash });
+          });
+        },
+        chunks() {
+          data.close();
+          return pageOf(0, starts, entries);
         },
         finish() {
           data.close();

@@ -1,10 +1,11 @@
 /**
- * Everything written from the pairwise relations, in one pass over them a genome at a time
- * (see derive/relations.ts): the relations table (per protein), the pairs table and its
- * directory (per ordered genome pair), the genes of each genome with a relation into each
- * other, and each group's close groups.
+ * Everything written from the pairwise relations: the relations table (per protein), the pairs
+ * table and its directory (per ordered genome pair), the genes of each genome with a relation
+ * into each other, and each group's close groups. Written in parts over runs of genomes, each
+ * one pass over its genomes' relations a genome at a time (see derive/relations.ts), then put
+ * together.
  */
-import { isOrthologType, type PairRow, type Relation, type TableRef, type TableShard } from "../../release-format/format.js";
+import { isOrthologType, type DirectoryPage, type PairRow, type Relation, type TableRef, type TableShard } from "../../release-format/format.js";
 import type { GenomeRelations, RelationsBuild } from "../derive/relations.js";
 import { runTasksInOrder } from "../workers.js";
 import { packChunk, type PackWriter, type TreeWriter } from "./packs.js";
@@ -70,47 +71,81 @@ const RELATION_BYTES = 10;
 const PAIR_BYTES = 14;
 
 /**
- * The tables are written a genome at a time, and a genome's chunks end with it, so each genome
- * is a task of its own: on `jobs` worker threads (relation-worker.ts) when there are several,
- * packing its chunks there, while this thread reads the next genomes back from the engine and
- * appends the packed chunks to the packs in genome order. The bytes are the same at any `jobs`.
+ * One part of the tables (tasks.ts, RELATION_PARTS): genomes [`from`, `to`), whose chunks were
+ * written in packs of the part's own, and what putting the parts together needs of them.
  */
-export async function writeRelationTables(
+export interface RelationPart {
+  from: number;
+  to: number;
+  /** The chunks of each table, as a page that is never written (TreeWriter.chunks). */
+  relations: DirectoryPage<number>;
+  pairs: DirectoryPage<number>;
+  /** The pairs row of the part's first pair: the main-isoform relations of every genome before it. */
+  firstPairRow: number;
+  /** Per ordered genome pair of its genomes ((genome 1 − from) · genomes + genome 2): pairs rows. */
+  pairCounts: Int32Array;
+  /** Likewise: genes of genome 1 with a relation to a gene of genome 2. */
+  withRelations: Int32Array;
+  /** Close-group hits its proteins give, summed: [group, other group, hits] triples. */
+  hits: Int32Array;
+}
+
+/**
+ * Genome runs of about equal relation rows, `parts` of them (some empty when there are fewer
+ * genomes, or when one genome holds more than a share): part i holds the genomes whose first
+ * row falls in its share. A function of the rows alone, so every compile cuts alike.
+ */
+export function relationParts(perGenome: ArrayLike<number>, parts: number): Array<{ from: number; to: number }> {
+  let total = 0;
+  for (let g = 0; g < perGenome.length; g++) total += perGenome[g];
+  const bounds = [0];
+  let before = 0;
+  let g = 0;
+  for (let i = 1; i < parts; i++) {
+    const share = (total * i) / parts;
+    while (g < perGenome.length && before < share) before += perGenome[g++];
+    bounds.push(g);
+  }
+  bounds.push(perGenome.length);
+  return Array.from({ length: parts }, (_, i) => ({ from: bounds[i], to: bounds[i + 1] }));
+}
+
+/**
+ * Part of the tables, genomes [`from`, `to`), written a genome at a time: a genome's chunks end
+ * with it, so each genome is a job of its own, on `jobs` worker threads (relation-worker.ts)
+ * when there are several, packing its chunks there, while this thread reads the next genomes
+ * back from the engine and appends the packed chunks to the packs in genome order. The bytes
+ * are the same at any `jobs`.
+ */
+export async function writeRelationPart(
   packs: PackWriter,
   relations: RelationsBuild,
   p: RelationProteins,
   layout: RelationLayout,
   jobs: number,
+  { from, to, firstPairRow }: { from: number; to: number; firstPairRow: number },
   progress?: (genomesDone: number) => void,
-): Promise<RelationTables> {
+): Promise<RelationPart> {
   const genomes = p.genomes;
   const relationTree = packs.tree<number>();
   const pairTree = packs.tree<number>();
-  const directory: Array<[number, number]> = [];
-  const withRelations = new Int32Array(genomes * genomes);
+  const pairCounts = new Int32Array((to - from) * genomes);
+  const withRelations = new Int32Array((to - from) * genomes);
   const hits = new Map<number, Map<number, number>>();
-  let pairRows = 0;
   let done = 0;
   const take = (part: GenomeRelationChunks) => {
-    const g = done;
     appendChunks(relationTree, part.relations);
     appendChunks(pairTree, part.pairs);
-    for (let g2 = 0; g2 < genomes; g2++) {
-      directory[g * genomes + g2] = [pairRows, part.pairCounts[g2]];
-      pairRows += part.pairCounts[g2];
-    }
-    withRelations.set(part.withRelations, g * genomes);
-    for (let i = 0; i < part.hits.length; i += 3) {
-      let counts = hits.get(part.hits[i]);
-      if (!counts) hits.set(part.hits[i], (counts = new Map()));
-      counts.set(part.hits[i + 1], (counts.get(part.hits[i + 1]) ?? 0) + part.hits[i + 2]);
-    }
-    progress?.(++done);
+    pairCounts.set(part.pairCounts, done * genomes);
+    withRelations.set(part.withRelations, done * genomes);
+    addHits(hits, part.hits);
+    done += 1;
+    progress?.(done);
   };
 
   // Each genome's first pairs row is counted here, before its arrays go to a worker (which detaches them).
   async function* tasks(): AsyncGenerator<GenomeRelationTask> {
-    let nextPairRow = 0;
+    let nextPairRow = firstPairRow;
     for await (const rel of relations.genomes()) {
       const task = { rel, pairFirstRow: nextPairRow };
       nextPairRow += mainPairCount(rel, p);
@@ -124,16 +159,59 @@ export async function writeRelationTables(
     here: (task) => genomeRelationChunks(task, p, layout),
     transfer: ({ rel }) => [rel.first, rel.entry2, rel.code, rel.distance, rel.score].map((a) => a.buffer as ArrayBuffer),
   });
+  if (done !== to - from) throw new Error(`relations: part of genomes ${from}–${to - 1} got ${done} genomes back from the engine`);
+  const triples: number[] = [];
+  for (const [group, counts] of hits) for (const [other, n] of counts) triples.push(group, other, n);
+  return { from, to, relations: relationTree.chunks(), pairs: pairTree.chunks(), firstPairRow, pairCounts, withRelations, hits: Int32Array.from(triples) };
+}
+
+/**
+ * The tables from their parts, in genome order: the parts' chunks under directory pages of
+ * their own, the pair directory (each part must start its pairs rows where the one before
+ * ended), and each group's close groups.
+ */
+export function putRelationPartsTogether(packs: PackWriter, parts: RelationPart[], p: { genomes: number; proteins: number; groupCount: number }): RelationTables {
+  const genomes = p.genomes;
+  const relationTree = packs.tree<number>();
+  const pairTree = packs.tree<number>();
+  const directory: Array<[number, number]> = [];
+  const withRelations = new Int32Array(genomes * genomes);
+  const hits = new Map<number, Map<number, number>>();
+  let pairRows = 0;
+  let nextGenome = 0;
+  for (const part of parts) {
+    if (part.from !== nextGenome) throw new Error(`relations: a part starts at genome ${part.from}, where genome ${nextGenome} was next`);
+    if (part.firstPairRow !== pairRows) throw new Error(`relations: the part of genomes from ${part.from} starts at pairs row ${part.firstPairRow}, where the parts before end at ${pairRows}`);
+    relationTree.addChunks(part.relations);
+    pairTree.addChunks(part.pairs);
+    for (let i = 0; i < part.pairCounts.length; i++) {
+      directory.push([pairRows, part.pairCounts[i]]);
+      pairRows += part.pairCounts[i];
+    }
+    withRelations.set(part.withRelations, part.from * genomes);
+    addHits(hits, part.hits);
+    nextGenome = part.to;
+  }
+  if (nextGenome !== genomes) throw new Error(`relations: the parts end at genome ${nextGenome} of ${genomes}`);
   const closeGroups = Array.from({ length: p.groupCount }, (_, i) =>
     [...(hits.get(i + 1) ?? [])].sort((x, y) => y[1] - x[1] || x[0] - y[0]),
   );
   return {
-    relations: { rows: p.genome.length, tree: relationTree.finish() },
+    relations: { rows: p.proteins, tree: relationTree.finish() },
     pairs: { rows: pairRows, tree: pairTree.finish() },
     directory,
     withRelations,
     closeGroups,
   };
+}
+
+/** Adds [group, other group, hits] triples to the counts. */
+function addHits(hits: Map<number, Map<number, number>>, triples: Int32Array): void {
+  for (let i = 0; i < triples.length; i += 3) {
+    let counts = hits.get(triples[i]);
+    if (!counts) hits.set(triples[i], (counts = new Map()));
+    counts.set(triples[i + 1], (counts.get(triples[i + 1]) ?? 0) + triples[i + 2]);
+  }
 }
 
 function appendChunks(tree: TreeWriter<number>, chunks: PackedChunks): void {

@@ -42,10 +42,10 @@ import { genesSharingFamilies } from "../derive/shared-families.js";
 import type { TaxonomyBuild } from "../derive/taxonomy.js";
 import type { Engine } from "../engine.js";
 import type { Stages } from "../stages.js";
-import type { PackedOutput } from "../tasks.js";
+import { RELATION_PARTS, type PackedOutput, type RelationPartName } from "../tasks.js";
 import type { PackWriter } from "./packs.js";
 import { LAYOUT } from "./layout.js";
-import { writeRelationTables, type RelationTables } from "./relations.js";
+import { putRelationPartsTogether, relationParts, writeRelationPart, type RelationPart, type RelationTables } from "./relations.js";
 import { besideOf, chunkList } from "./beside.js";
 import { writeSequenceIndex } from "./sequence-index.js";
 import { tableWriter, writeKeyIndex, writeKeyIndexOfPairs, writeTable } from "./tables.js";
@@ -109,16 +109,18 @@ export interface WriteContext {
   readChunk(ref: ChunkRef): unknown;
 }
 
-export async function writeRelations({ b, packs, stage, jobs, derived, engine }: WriteContext): Promise<RelationTables> {
+/** Part `part` (1-based) of the relations and pairs (tasks.ts, RELATION_PARTS): its genomes' chunks, in packs of its own. */
+export async function writeRelationsPart({ b, packs, stage, jobs, derived, engine }: WriteContext, part: number): Promise<RelationPart> {
   const p = b.proteins;
+  const { from, to } = relationParts(b.relations.perGenome, RELATION_PARTS)[part - 1];
+  let firstPairRow = 0;
+  for (let g = 0; g < from; g++) firstPairRow += b.relations.mainPerGenome[g];
   const rows = await engine(join(derived, DERIVED_ROWS));
   try {
-    const relations = readRelations(b.relations, rows.existingTable(RELATIONS_TABLE, relationColumns(b.relations.measured)), rows.rowsPerRange, {
-      genomeFirstEntry: p.genomeFirstEntry,
-      genomeSize: p.genomeSize,
-      proteinCount: p.count,
-    });
-    const related = await writeRelationTables(
+    const layout = { genomeFirstEntry: p.genomeFirstEntry, genomeSize: p.genomeSize, proteinCount: p.count };
+    const relations = readRelations(b.relations, rows.existingTable(RELATIONS_TABLE, relationColumns(b.relations.measured)), rows.rowsPerRange, layout, { from, to });
+    const name = relationsPartStage(part);
+    const written = await writeRelationPart(
       packs,
       relations,
       {
@@ -130,14 +132,27 @@ export async function writeRelations({ b, packs, stage, jobs, derived, engine }:
       },
       LAYOUT,
       jobs,
-      stage.progress("write relations and pairs", b.species.length, "genomes"),
+      { from, to, firstPairRow },
+      stage.progress(name, to - from, "genomes"),
     );
-    stage.done("write relations and pairs");
-    return related;
+    stage.done(name);
+    return written;
   } finally {
     rows.close();
   }
 }
+
+/** The stage of part `part` of the relations and pairs. */
+export const relationsPartStage = (part: number) => `write relations and pairs, part ${part} of ${RELATION_PARTS}`;
+
+/** The relations and pairs tables from their parts: directory pages over the parts' chunks, the pair directory, the close groups. */
+export function putRelationsTogether({ b, packs, stage }: WriteContext, parts: RelationPart[]): RelationTables {
+  const tables = putRelationPartsTogether(packs, parts, { genomes: b.species.length, proteins: b.proteins.count, groupCount: b.groups.length });
+  stage.done(PUT_RELATIONS_TOGETHER);
+  return tables;
+}
+
+export const PUT_RELATIONS_TOGETHER = "put the relations and pairs together";
 
 const summaryOf = (b: ReleaseBuild) => (entry: number): ProteinSummary => {
   const p = b.proteins;
@@ -294,7 +309,7 @@ export function writeIndexes({ b, packs, stage }: WriteContext) {
 }
 
 /** What the writing tasks wrote, by task. */
-export interface WrittenRelease {
+export type WrittenRelease = { [N in RelationPartName]: RelationPart } & {
   relations: RelationTables;
   "family-tables": ReturnType<typeof writeFamilyTables>;
   "protein-tables": Awaited<ReturnType<typeof writeProteinTables>>;

@@ -12,6 +12,8 @@ import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileRelease } from "../../release-compiler/compile.js";
 import { runTasksSideBySide } from "../../release-compiler/task-processes.js";
+import { RELATION_PARTS } from "../../release-compiler/tasks.js";
+import { PUT_RELATIONS_TOGETHER, relationsPartStage } from "../../release-compiler/write/release.js";
 import { InputRejected } from "../../release-compiler/problems.js";
 import { simulateRelease } from "../../release-compiler/simulate/simulate.js";
 import { folderFiles } from "../../release-compiler/local/r2-loader.js";
@@ -175,7 +177,8 @@ describe("npm run compile", () => {
     const together = await compileRelease(join(input, "release.json"), join(dir, "together"), { jobs: 2, sideBySide: false });
     expect([apart.stats.sideBySide, together.stats.sideBySide]).toEqual([true, false]);
     expect(releaseFiles(apart.outDir)).toEqual(releaseFiles(together.outDir));
-    for (const stage of ["pairwise relations", "write relations and pairs", "write group, family and pair directory tables", "write protein, annotation and peptide tables", "write sequence index", "write cross-reference search", "write the other tables and indexes", "the tasks side by side"]) {
+    const parts = Array.from({ length: RELATION_PARTS }, (_, i) => relationsPartStage(i + 1));
+    for (const stage of ["pairwise relations", ...parts, PUT_RELATIONS_TOGETHER, "write group, family and pair directory tables", "write protein, annotation and peptide tables", "write sequence index", "write cross-reference search", "write the other tables and indexes", "the tasks side by side"]) {
       expect(lines.filter((line) => line.startsWith(`${stage}: `)), stage).toHaveLength(1);
     }
     expect(lines.filter((line) => line.includes("finished by an earlier run"))).toEqual([]);
@@ -184,13 +187,13 @@ describe("npm run compile", () => {
   it("fails with the end of a failed task's output when its tasks run side by side", async () => {
     const dir = mkdtempSync(join(tmpdir(), "orth-apart-failed-"));
     const missing = join(dir, "missing.json");
-    const run = runTasksSideBySide(["relations", "xref-search"], {
+    const run = runTasksSideBySide(["relations-1", "xref-search"], {
       args: ["--config", missing, "--out", join(dir, "release"), "--work", join(dir, "work")],
       jobs: 2,
       memoryBytes: 2 ** 30,
       isDone: (name) => name === "derive",
     });
-    await expect(run).rejects.toThrow(new RegExp(`^task relations failed \\(exit code 1\\):\\n[^]*${missing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+    await expect(run).rejects.toThrow(new RegExp(`^task relations-1 failed \\(exit code 1\\):\\n[^]*${missing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
   });
 
   it("killed part-way, resumes from its finished tasks, leaves nothing behind, and gives the same bytes", async () => {

@@ -98,6 +98,8 @@ describe("relations spilled by genome", () => {
       {
         proteinCount: 6,
         genomeOf,
+        // Entry 3 is not a main isoform: its relations are no pairs rows.
+        isMain: (e) => e !== 3,
         genomeFirstEntry: [1, 4],
         genomeSize: [3, 3],
         subgenomeOf: () => "",
@@ -142,6 +144,19 @@ describe("relations spilled by genome", () => {
     ]);
     expect(Array.from(g1.first)).toEqual([0, 2, 4, 4]);
     expect(Number.isNaN(g0.distance[0])).toBe(true);
+    // Rows between main isoforms per genome: 1–4 and 1–5; 4–1 and 5–1.
+    expect(Array.from(stored.mainPerGenome)).toEqual([2, 2]);
+
+    // A run of genomes alone, as a part of the relation tables reads it: genome 1 only.
+    const table = rowEngine.existingTable(RELATIONS_TABLE, relationColumns(stored.measured));
+    const layout = { genomeFirstEntry: [1, 4], genomeSize: [3, 3], proteinCount: 6 };
+    const second = readRelations(stored, table, rowEngine.rowsPerRange, layout, { from: 1, to: 2 });
+    expect(second.count).toBe(4);
+    const alone = [];
+    for await (const g of second.genomes()) alone.push(g);
+    expect(alone.map(rows)).toEqual([rows(g1)]);
+    const none = readRelations(stored, table, rowEngine.rowsPerRange, layout, { from: 1, to: 1 });
+    for await (const g of none.genomes()) expect.unreachable(`no genome, got one from ${g.firstEntry}`);
   });
 });
 

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { TASK_NAMES } from "../../release-compiler/tasks.js";
+import { partOf, RELATION_PARTS, TASK_NAMES } from "../../release-compiler/tasks.js";
 import { TEST_BUILD } from "../build-dir.js";
 import { hasSharedData, warnWithoutSharedData } from "../shared-data.js";
 
@@ -33,8 +33,10 @@ async function snakemake(config: string) {
 
 function expectSameRelease(workflow: Awaited<ReturnType<typeof snakemake>>, compiled: string) {
   expect(workflow.first.code, workflow.first.stderr).toBe(0);
-  // Snakemake logs its jobs on stderr: one per task, and the release.
-  for (const rule of [...TASK_NAMES.map((name) => name.replaceAll("-", "_")), "release"]) expect(workflow.first.stderr).toMatch(new RegExp(`^rule ${rule}:$`, "m"));
+  // Snakemake logs its jobs on stderr: one per task (the parts of the relations by one rule), and the release.
+  const rules = [...TASK_NAMES.filter((name) => partOf(name) === undefined).map((name) => name.replaceAll("-", "_")), "release"];
+  for (const rule of rules) expect(workflow.first.stderr.match(new RegExp(`^rule ${rule}:$`, "gm")), rule).toHaveLength(1);
+  expect(workflow.first.stderr.match(/^rule relations_part:$/gm)).toHaveLength(RELATION_PARTS);
   expect(releaseFiles(workflow.out)).toEqual(releaseFiles(compiled));
   expect(workflow.again.code).toBe(0);
   expect(workflow.again.stderr).toContain("Nothing to be done");
@@ -61,13 +63,19 @@ describe("npm run compile -- --task", () => {
     expect(early.code).toBe(2);
     expect(early.stderr).toContain(`task family-tables needs task derive, which has not finished in ${join(dir, "work")}`);
     expect((await cli("--task", "everything")).code).toBe(2);
+    expect((await cli("--task", `relations-${RELATION_PARTS + 1}`)).code).toBe(2);
 
-    const plan = JSON.parse((await cli("--plan")).stdout) as { out: string; work: string; tasks: Record<string, { needs: string[]; threads: "all" | 1; done: string }> };
+    const plan = JSON.parse((await cli("--plan")).stdout) as { out: string; work: string; tasks: Record<string, { needs: string[]; threads: "all" | number; done: string }> };
     expect(plan.out).toBe(join(dir, "release"));
     expect(Object.keys(plan.tasks)).toEqual(TASK_NAMES);
     expect(plan.tasks["family-tables"].needs).toEqual(["derive", "relations"]);
     expect(plan.tasks["protein-tables"].needs).toEqual(["derive", "relations", "family-tables"]);
-    expect(plan.tasks.relations.threads).toBe("all");
+    const parts = Array.from({ length: RELATION_PARTS }, (_, i) => `relations-${i + 1}`);
+    expect(parts.every((part) => part in plan.tasks)).toBe(true);
+    expect(plan.tasks.relations.needs).toEqual(["derive", ...parts]);
+    expect(plan.tasks["relations-1"].needs).toEqual(["derive"]);
+    expect(plan.tasks["relations-1"].threads).toBe(4);
+    expect(plan.tasks.derive.threads).toBe("all");
     expect(plan.tasks["protein-tables"].threads).toBe(1);
     for (const name of TASK_NAMES) expect(plan.tasks[name].done).toMatch(new RegExp(`^${join(dir, "work", "done", name)}-[0-9a-f]{24}$`));
   });

@@ -1,0 +1,162 @@
+/**
+ * The relations and pairs written in parts over runs of genomes (tasks.ts, RELATION_PARTS) and
+ * put together: the same chunks, pair directory, genes with relations and close groups as the
+ * tables written in one part, whichever the cut.
+ */
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { packKey, type ChunkTree } from "../../release-format/format.js";
+import type { GenomeRelations, RelationsBuild } from "../../release-compiler/derive/relations.js";
+import { packWriter } from "../../release-compiler/write/packs.js";
+import { putRelationPartsTogether, relationParts, writeRelationPart, type RelationProteins } from "../../release-compiler/write/relations.js";
+import { seededRandom } from "../seeded-random.js";
+
+describe("runs of genomes for the parts", () => {
+  it("cover every genome once, in order, each part within a share and a genome of the rows", () => {
+    const random = seededRandom(5);
+    for (let trial = 0; trial < 200; trial++) {
+      const genomes = 1 + Math.floor(random() * 30);
+      const perGenome = Array.from({ length: genomes }, () => (random() < 0.2 ? 0 : Math.floor(random() ** 3 * 1000)));
+      const parts = 1 + Math.floor(random() * 10);
+      const runs = relationParts(perGenome, parts);
+      expect(runs).toHaveLength(parts);
+      expect(runs[0].from).toBe(0);
+      expect(runs.at(-1)!.to).toBe(genomes);
+      runs.forEach((run, i) => {
+        expect(run.from).toBeLessThanOrEqual(run.to);
+        if (i) expect(run.from).toBe(runs[i - 1].to);
+      });
+      const total = perGenome.reduce((a, b) => a + b, 0);
+      const largest = Math.max(...perGenome);
+      for (const { from, to } of runs) {
+        const rows = perGenome.slice(from, to).reduce((a, b) => a + b, 0);
+        expect(rows).toBeLessThanOrEqual(total / parts + largest);
+      }
+      expect(relationParts(perGenome, parts)).toEqual(runs);
+    }
+  });
+
+  it("leave parts empty when there are fewer genomes than parts, or one genome holds most rows", () => {
+    expect(relationParts([5, 5], 4).filter(({ from, to }) => to > from)).toHaveLength(2);
+    const runs = relationParts([1, 1000, 1, 1], 4);
+    expect(runs.find(({ from, to }) => from <= 1 && 1 < to)).toBeDefined();
+    expect(runs.filter(({ from, to }) => to > from).length).toBeLessThan(4);
+    expect(relationParts([0, 0, 0], 2)).toEqual([
+      { from: 0, to: 0 },
+      { from: 0, to: 3 },
+    ]);
+  });
+});
+
+/** Random directed relations among `genomes` genomes of `size` proteins each, every entry's sorted by partner. */
+function randomRelations(genomes: number, size: number, seed: number) {
+  const random = seededRandom(seed);
+  const count = genomes * size;
+  const proteins: RelationProteins = {
+    genomes,
+    genome: Int32Array.from({ length: count }, (_, i) => Math.floor(i / size)),
+    isMain: Uint8Array.from({ length: count }, () => (random() < 0.8 ? 1 : 0)),
+    group: Int32Array.from({ length: count }, () => (random() < 0.3 ? 0 : 1 + Math.floor(random() * 6))),
+    groupCount: 6,
+  };
+  const byGenome: GenomeRelations[] = [];
+  for (let g = 0; g < genomes; g++) {
+    const first = [0];
+    const entry2: number[] = [];
+    const code: number[] = [];
+    for (let k = 0; k < size; k++) {
+      const partners = [...new Set(Array.from({ length: Math.floor(random() * 8) }, () => 1 + Math.floor(random() * count)))]
+        .filter((e) => e !== g * size + k + 1)
+        .sort((a, b) => a - b);
+      for (const e of partners) {
+        entry2.push(e);
+        code.push(proteins.genome[e - 1] === g ? 4 : Math.floor(random() * 4));
+      }
+      first.push(entry2.length);
+    }
+    byGenome.push({
+      firstEntry: g * size + 1,
+      first: Int32Array.from(first),
+      entry2: Int32Array.from(entry2),
+      code: Uint8Array.from(code),
+      distance: new Float64Array(entry2.length).fill(NaN),
+      score: Float64Array.from(entry2, () => (random() < 0.5 ? NaN : Math.round(random() * 1000))),
+    });
+  }
+  // Rows between main isoforms per genome: where each genome's pairs rows start.
+  const mainPerGenome = byGenome.map((rel) => {
+    let n = 0;
+    for (let k = 0; k < size; k++) {
+      if (!proteins.isMain[rel.firstEntry + k - 1]) continue;
+      for (let r = rel.first[k]; r < rel.first[k + 1]; r++) n += proteins.isMain[rel.entry2[r] - 1];
+    }
+    return n;
+  });
+  const build = (from: number, to: number): RelationsBuild => ({
+    count: byGenome.slice(from, to).reduce((n, rel) => n + rel.entry2.length, 0),
+    async *genomes() {
+      yield* byGenome.slice(from, to);
+    },
+  });
+  return { proteins, perGenome: byGenome.map((rel) => rel.entry2.length), mainPerGenome, build };
+}
+
+/** Every chunk of a tree whose root lists its chunks, as stored. */
+function chunkBytes(dir: string, tree: ChunkTree<number>): Buffer[] {
+  expect(tree.depth).toBe(1);
+  const { root } = tree;
+  return root.starts.map((_, i) => readFileSync(join(dir, packKey(root.packs[root.pack[i]]))).subarray(root.offsets[i], root.offsets[i] + root.lengths[i]));
+}
+
+describe("the relation tables put together from parts", () => {
+  const layout = { relationsChunkBytes: 96, pairsChunkBytes: 128 };
+
+  it("hold the chunks, pair directory, genes with relations and close groups of the tables written in one part", async () => {
+    const genomes = 7;
+    const { proteins, perGenome, mainPerGenome, build } = randomRelations(genomes, 9, 3);
+    const write = async (dir: string, parts: number) => {
+      const written = [];
+      for (const { from, to } of relationParts(perGenome, parts)) {
+        // Each part in packs of its own, as each task writes them.
+        const firstPairRow = mainPerGenome.slice(0, from).reduce((a, b) => a + b, 0);
+        written.push(await writeRelationPart(packWriter(dir), build(from, to), proteins, layout, 1, { from, to, firstPairRow }));
+      }
+      return putRelationPartsTogether(packWriter(dir), written, { genomes, proteins: proteins.genome.length, groupCount: proteins.groupCount });
+    };
+    const oneDir = mkdtempSync(join(tmpdir(), "orth-relation-parts-"));
+    const one = await write(oneDir, 1);
+    expect(one.relations.tree.root.starts.length).toBeGreaterThan(genomes);
+    for (const parts of [2, 3, 8]) {
+      const dir = mkdtempSync(join(tmpdir(), "orth-relation-parts-"));
+      const tables = await write(dir, parts);
+      expect(chunkBytes(dir, tables.relations.tree), `relations in ${parts} parts`).toEqual(chunkBytes(oneDir, one.relations.tree));
+      expect(chunkBytes(dir, tables.pairs.tree), `pairs in ${parts} parts`).toEqual(chunkBytes(oneDir, one.pairs.tree));
+      expect(tables.relations.tree.root.starts).toEqual(one.relations.tree.root.starts);
+      expect(tables.pairs.tree.root.starts).toEqual(one.pairs.tree.root.starts);
+      expect(tables.pairs.rows).toBe(one.pairs.rows);
+      expect(tables.directory).toEqual(one.directory);
+      expect(tables.withRelations).toEqual(one.withRelations);
+      expect(tables.closeGroups).toEqual(one.closeGroups);
+      // The parts' chunks lie in packs of their own: more packs than one part's.
+      expect(new Set(tables.pairs.tree.root.packs).size).toBeGreaterThan(new Set(one.pairs.tree.root.packs).size);
+    }
+    expect(one.pairs.rows).toBe(mainPerGenome.reduce((a, b) => a + b, 0));
+  });
+
+  it("refuses parts that do not follow one another", async () => {
+    const genomes = 4;
+    const { proteins, perGenome, mainPerGenome, build } = randomRelations(genomes, 6, 8);
+    const dir = mkdtempSync(join(tmpdir(), "orth-relation-parts-"));
+    const [a, b] = relationParts(perGenome, 2);
+    expect(a.to).toBeGreaterThan(0);
+    expect(b.to).toBeGreaterThan(b.from);
+    const first = await writeRelationPart(packWriter(dir), build(a.from, a.to), proteins, layout, 1, { ...a, firstPairRow: 0 });
+    const offBy = await writeRelationPart(packWriter(dir), build(b.from, b.to), proteins, layout, 1, { ...b, firstPairRow: mainPerGenome.slice(0, b.from).reduce((x, y) => x + y, 0) + 1 });
+    const p = { genomes, proteins: proteins.genome.length, groupCount: proteins.groupCount };
+    expect(() => putRelationPartsTogether(packWriter(dir), [first, offBy], p)).toThrow(/starts at pairs row/);
+    expect(() => putRelationPartsTogether(packWriter(dir), [first], p)).toThrow(`the parts end at genome ${a.to} of ${genomes}`);
+    expect(() => putRelationPartsTogether(packWriter(dir), [offBy], p)).toThrow(`a part starts at genome ${b.from}, where genome 0 was next`);
+  });
+});
