@@ -105,6 +105,7 @@ async function main(): Promise<number> {
     jobs,
     memory,
     work: values.work,
+    inputsHash: process.env[TASK_OF_PARENT] || undefined,
     ...(values["in-process"] ? { sideBySide: false } : values["side-by-side"] ? { sideBySide: true } : {}),
   };
   try {

@@ -89,6 +89,8 @@ export interface CompileOptions {
    * jobs and the release has SIDE_BY_SIDE_PROTEINS proteins or more.
    */
   sideBySide?: boolean;
+  /** The inputs' hash (TaskLedger.inputs) as the compile that started this task computed it: not hashed again. */
+  inputsHash?: string;
 }
 
 /**
@@ -161,7 +163,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
   const jobs = options.jobs ?? availableParallelism();
   const memoryBytes = options.memory ?? DEFAULT_ENGINE_MEMORY;
   const alignPairs = options.alignPairs ?? false;
-  const ledger = taskLedger(resolve(options.work ?? `${target}.work`), config, { alignPairs });
+  const ledger = taskLedger(resolve(options.work ?? `${target}.work`), config, { alignPairs }, options.inputsHash);
 
   // A task's body: its outputs, and the packs it wrote.
   const bodies: { [N in TaskName]: (folder: string, scratch: string) => Promise<TaskOutputs[N]> } = {
@@ -279,7 +281,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
     const args = ["--config", resolve(configPath), "--out", target, "--work", ledger.work, ...(alignPairs ? ["--align-pairs"] : []), ...(options.verbose ? ["--verbose"] : [])];
     await runTasksSideBySide(
       TASK_NAMES.filter((name) => name !== "derive"),
-      { args, jobs, memoryBytes, isDone: ledger.isDone, log: options.log },
+      { args, jobs, memoryBytes, inputsHash: ledger.inputs, isDone: ledger.isDone, log: options.log },
     );
     ranApart = true;
     stage.done(SIDE_BY_SIDE_STAGE);

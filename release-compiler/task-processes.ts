@@ -21,9 +21,10 @@ const ROOT = resolve(import.meta.dirname, "..");
 const CLI = resolve(ROOT, "release-compiler/cli.ts");
 
 /**
- * Set in a task's environment: the CLI then stops when its stdin closes, that is when the
- * compile that started it has died (killed, say), rather than going on as an orphan beside the
- * compile started again.
+ * Set in a task's environment, to the hash of the compile's inputs (TaskLedger.inputs), which
+ * the task then need not compute again (gigabytes read at scale). And the CLI then stops when
+ * its stdin closes, that is when the compile that started it has died (killed, say), rather
+ * than going on as an orphan beside the compile started again.
  */
 export const TASK_OF_PARENT = "ORTH_COMPILE_TASK_OF_PARENT";
 
@@ -35,6 +36,8 @@ export interface TaskProcessOptions {
   args: string[];
   jobs: number;
   memoryBytes: number;
+  /** The compile's TaskLedger.inputs. */
+  inputsHash: string;
   isDone(name: TaskName): boolean;
   log?: (line: string) => void;
 }
@@ -78,7 +81,7 @@ function startTask(name: TaskName, threads: number, options: TaskProcessOptions)
     process.execPath,
     [`--max-old-space-size=${heapMb}`, "--import", "tsx", CLI, ...options.args, "--task", name, "--jobs", String(threads), "--memory", String(memory)],
     // Its stdin stays open and unwritten: when this process dies, the pipe closes and the task stops (cli.ts, TASK_OF_PARENT).
-    { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, [TASK_OF_PARENT]: "1" } },
+    { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, [TASK_OF_PARENT]: options.inputsHash } },
   );
   const tail: string[] = [];
   const keep = (line: string) => {

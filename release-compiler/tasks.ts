@@ -93,6 +93,8 @@ export interface ReleaseOptions {
 
 export interface TaskLedger {
   readonly work: string;
+  /** The hash of everything the release is made from (hashInputs), which every task's key holds. */
+  readonly inputs: string;
   /** The folder of a finished task's outputs. */
   folder(name: TaskName): string;
   /** The file whose presence says the task finished. */
@@ -112,9 +114,11 @@ export interface TaskLedger {
   prune(): string[];
 }
 
-/** The ledger of a release's tasks in `work`; hashes every input (a few seconds per GB). */
-export function taskLedger(work: string, config: ReleaseConfig, options: ReleaseOptions): TaskLedger {
-  const inputs = hashInputs(config, options);
+/**
+ * The ledger of a release's tasks in `work`; hashes every input (a few seconds per GB), unless
+ * given their hash as the compile that started this task computed it (`inputs`).
+ */
+export function taskLedger(work: string, config: ReleaseConfig, options: ReleaseOptions, inputs = hashInputs(config, options)): TaskLedger {
   const keys = {} as Record<TaskName, string>;
   for (const name of TASK_NAMES) {
     const hash = createHash("sha256").update(`${name}\n${inputs}\n`);
@@ -130,6 +134,7 @@ export function taskLedger(work: string, config: ReleaseConfig, options: Release
 
   return {
     work,
+    inputs,
     folder,
     marker,
     isDone: (name) => existsSync(marker(name)),

@@ -191,6 +191,7 @@ describe("npm run compile", () => {
       args: ["--config", missing, "--out", join(dir, "release"), "--work", join(dir, "work")],
       jobs: 2,
       memoryBytes: 2 ** 30,
+      inputsHash: "0".repeat(64),
       isDone: (name) => name === "derive",
     });
     await expect(run).rejects.toThrow(new RegExp(`^task relations-1 failed \\(exit code 1\\):\\n[^]*${missing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
