@@ -11,7 +11,7 @@ import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
 import { readStageLines } from "../release-compiler/stages.js";
 import { SIDE_BY_SIDE_STAGE } from "../release-compiler/compile.js";
-import { relationPart, TASK_NAMES, TASKS, type TaskName } from "../release-compiler/tasks.js";
+import { RELATION_PARTS, relationPart, TASK_NAMES, TASKS, threadsOf, type TaskName } from "../release-compiler/tasks.js";
 import { PUT_RELATIONS_TOGETHER, relationsPartStage } from "../release-compiler/write/release.js";
 import { PACK_BYTES } from "../release-compiler/write/packs.js";
 import { releaseSize, treeNamed, type TreeSize } from "./release-size.js";
@@ -266,16 +266,45 @@ const PART_STAGE = new RegExp(`^${relationsPartStage(0).replace("0", "(\\d+)")}$
 
 /** Stages whose work grows with the pair rows (the rest grow with the proteins). */
 const isPairStage = (name: string) => ["pairwise relations", "write relations and pairs", PUT_RELATIONS_TOGETHER].includes(name) || PART_STAGE.test(name);
+/**
+ * The seconds the tasks take side by side on `cores`, laid out as task-processes.ts lays them
+ * out: in the compile's order, each once the tasks it needs have finished and its threads are free.
+ */
+function sideBySideSchedule(seconds: (name: TaskName) => number, cores: number): number {
+  const waiting = [...TASK_NAMES];
+  const running: Array<{ name: TaskName; end: number; threads: number }> = [];
+  const finished = new Set<TaskName>();
+  let now = 0;
+  let free = cores;
+  while (waiting.length || running.length) {
+    for (const name of [...waiting]) {
+      const threads = threadsOf(name, cores);
+      if (!TASKS[name].needs.every((need) => finished.has(need)) || threads > free) continue;
+      waiting.splice(waiting.indexOf(name), 1);
+      free -= threads;
+      running.push({ name, end: now + seconds(name), threads });
+    }
+    running.sort((a, b) => a.end - b.end);
+    const next = running.shift()!;
+    now = next.end;
+    free += next.threads;
+    finished.add(next.name);
+  }
+  return now;
+}
+
 /** The jobs the measured compile had. */
 const MEASURED_JOBS = 2;
 const TARGET_CORES = 64;
 
 /**
  * The compile's stages (its own log, `--verbose`, beside the release) projected to the target:
- * each scaled by what it grows with, on one core and on a 64-core machine with today's code.
- * What the main thread did (its busy share, from the stage line) stays on one thread; the rest
- * of a stage ran on other threads (workers, the row engine), at most MEASURED_JOBS of them, and
- * is divided among the cores. The slowest stages on 64 cores are the critical path.
+ * each scaled by what it grows with. What the main thread did (its busy share, from the stage
+ * line) stays on one thread; the rest of a stage ran on other threads (workers, the row
+ * engine), at most MEASURED_JOBS of them, and is divided among the threads its task gets
+ * (tasks.ts: every core, a few for a part of the relations, or one). The tasks are then laid
+ * out as the compile lays them out: side by side on one 64-core machine as task-processes.ts
+ * schedules them, and on a cluster as Snakemake does, each task a job of its own.
  */
 function stageProjection(logFile: string, growth: { proteins: number; pairs: number }): string[] {
   if (!existsSync(logFile)) return [];
@@ -284,33 +313,34 @@ function stageProjection(logFile: string, growth: { proteins: number; pairs: num
     // Without a busy share (an older log), the stage counts as all main thread.
     const busy = mainBusy ?? 1;
     const oneCore = scaled * (busy + (1 - busy) * MEASURED_JOBS);
-    return { name, seconds, busy: mainBusy, oneCore, onMany: Math.max(scaled * busy, oneCore / TARGET_CORES) };
+    const task = taskOfStage(name);
+    const threads = task === "release" ? 1 : threadsOf(task, TARGET_CORES);
+    return { name, task, seconds, busy: mainBusy, oneCore, threads, onMany: Math.max(scaled * busy, oneCore / threads) };
   });
   if (!stages.length) return [];
   const hours = (s: number) => (s / 3600).toFixed(1);
-  const total = stages.reduce((n, st) => n + st.onMany, 0);
-  const slowest = [...stages].sort((a, b) => b.onMany - a.onMany);
-  // On a cluster, each task a Snakemake job on a machine of its own: a task starts once those it needs have finished.
   const taskTime = new Map<string, number>();
-  for (const st of stages) {
-    const task = taskOfStage(st.name);
-    taskTime.set(task, (taskTime.get(task) ?? 0) + st.onMany);
-  }
+  for (const st of stages) taskTime.set(st.task, (taskTime.get(st.task) ?? 0) + st.onMany);
+  const time = (name: string) => taskTime.get(name) ?? 0;
+  const release = time("release");
+  const machine = sideBySideSchedule(time, TARGET_CORES) + release;
+  const slowest = [...taskTime].filter(([name]) => name !== "release").sort((a, b) => b[1] - a[1]);
+  // On a cluster, each task a Snakemake job on a machine of its own: a task starts once those it needs have finished.
   const finish = new Map<string, number>();
-  for (const name of TASK_NAMES) finish.set(name, Math.max(0, ...TASKS[name].needs.map((need) => finish.get(need)!)) + (taskTime.get(name) ?? 0));
+  for (const name of TASK_NAMES) finish.set(name, Math.max(0, ...TASKS[name].needs.map((need) => finish.get(need)!)) + time(name));
   const lastTask = [...finish].sort((a, b) => b[1] - a[1])[0][0] as TaskName;
   const path: TaskName[] = [lastTask];
   while (TASKS[path[0]].needs.length) path.unshift([...TASKS[path[0]].needs].sort((a, b) => finish.get(b)! - finish.get(a)!)[0]);
-  const cluster = finish.get(lastTask)! + (taskTime.get("release") ?? 0);
+  const cluster = finish.get(lastTask)! + release;
   return [
-    `- **Per stage, to the target** (the measured compile's own stage lines, each scaled by the pair rows or the proteins it grows with; on ${TARGET_CORES} cores what the main thread did stays on one thread and the rest, which ran on worker and engine threads, is divided among them): ${hours(total)} h on a ${TARGET_CORES}-core machine, against a goal of 4 h. The critical path is the main thread's work in ${slowest.slice(0, 3).map((st) => `${st.name} (${hours(st.onMany)} h)`).join(", ")}. Stages that still run on the main thread alone are the next to split into tasks over partitions.`,
-    `- **On a cluster of ${TARGET_CORES}-core machines under Snakemake** (workflow/Snakefile: each of the compile's tasks a job, a task starting once those it needs have finished, the writing tasks side by side on machines of their own): ${hours(cluster)} h, the critical path ${path.map((t) => `${t} (${hours(taskTime.get(t) ?? 0)} h)`).join(" → ")}. Each writing job reads the columns it uses from the derived release, within its stages' time (Compile as tasks). Today's tasks are whole stages, so more machines than tasks buy nothing: the next step is tasks over partitions (genomes, key ranges).`,
+    `- **On one ${TARGET_CORES}-core machine** (\`npm run compile -- --jobs ${TARGET_CORES}\`: the measured compile's own stage lines, each scaled by the pair rows or the proteins it grows with; what the main thread did stays on one thread and the rest, which ran on worker and engine threads, is divided among the threads of its task; the tasks side by side as the compile schedules them): ${hours(machine)} h, against a goal of 4 h. The longest tasks: ${slowest.slice(0, 4).map(([name, s]) => `${name} (${hours(s)} h)`).join(", ")}.`,
+    `- **On a cluster of ${TARGET_CORES}-core machines under Snakemake** (workflow/Snakefile: each of the compile's tasks a job with its threads, a task starting once those it needs have finished): ${hours(cluster)} h, the critical path ${path.map((t) => `${t} (${hours(time(t))} h)`).join(" → ")}. Each writing job reads the columns it uses from the derived release, within its stages' time (Compile as tasks). The relations and pairs are written in ${RELATION_PARTS} parts over runs of genomes (tasks relations-1 … relations-${RELATION_PARTS}); the other tasks are whole stages, so they are the next to split into partitions (genomes, key ranges), derive first.`,
     "",
-    `| stage | measured | main thread busy | grows with | projected, one core | projected, ${TARGET_CORES} cores, today's code |`,
-    "|---|---|---|---|---|---|",
+    `| stage | task | measured | main thread busy | grows with | projected, one core | threads of its task on ${TARGET_CORES} cores | projected on them |`,
+    "|---|---|---|---|---|---|---|---|",
     ...stages.map(
       (st) =>
-        `| ${st.name} | ${st.seconds.toFixed(0)} s | ${st.busy === undefined ? "–" : `${(100 * st.busy).toFixed(0)}%`} | ${isPairStage(st.name) ? "pair rows" : "proteins"} | ${hours(st.oneCore)} h | ${hours(st.onMany)} h |`,
+        `| ${st.name} | ${st.task} | ${st.seconds.toFixed(0)} s | ${st.busy === undefined ? "–" : `${(100 * st.busy).toFixed(0)}%`} | ${isPairStage(st.name) ? "pair rows" : "proteins"} | ${hours(st.oneCore)} h | ${st.threads} | ${hours(st.onMany)} h |`,
     ),
     "",
   ];
