@@ -315,9 +315,19 @@ function stageProjection(logFile: string, growth: { proteins: number; pairs: num
     const oneCore = scaled * (busy + (1 - busy) * MEASURED_JOBS);
     const task = taskOfStage(name);
     const threads = task === "release" ? 1 : threadsOf(task, TARGET_CORES);
-    return { name, task, seconds, busy: mainBusy, oneCore, threads, onMany: Math.max(scaled * busy, oneCore / threads) };
+    return { name, task, seconds, busy: mainBusy, oneCore, threads, onMany: Math.max(scaled * busy, oneCore / threads), times: 1 };
   });
   if (!stages.length) return [];
+  // A stage every task's process logs (loading the derived release) is one row, its times summed.
+  for (let i = stages.length - 1; i >= 0; i--) {
+    const first = stages.findIndex((st) => st.name === stages[i].name && st.task === stages[i].task);
+    if (first === i) continue;
+    const [into, from] = [stages[first], stages[i]];
+    const seconds = into.seconds + from.seconds;
+    if (into.busy !== undefined && from.busy !== undefined) into.busy = seconds > 0 ? (into.busy * into.seconds + from.busy * from.seconds) / seconds : into.busy;
+    Object.assign(into, { seconds, oneCore: into.oneCore + from.oneCore, onMany: into.onMany + from.onMany, times: into.times + from.times });
+    stages.splice(i, 1);
+  }
   const hours = (s: number) => (s / 3600).toFixed(1);
   const taskTime = new Map<string, number>();
   for (const st of stages) taskTime.set(st.task, (taskTime.get(st.task) ?? 0) + st.onMany);
@@ -340,7 +350,7 @@ function stageProjection(logFile: string, growth: { proteins: number; pairs: num
     "|---|---|---|---|---|---|---|---|",
     ...stages.map(
       (st) =>
-        `| ${st.name} | ${st.task} | ${st.seconds.toFixed(0)} s | ${st.busy === undefined ? "–" : `${(100 * st.busy).toFixed(0)}%`} | ${isPairStage(st.name) ? "pair rows" : "proteins"} | ${hours(st.oneCore)} h | ${st.threads} | ${hours(st.onMany)} h |`,
+        `| ${st.name}${st.times > 1 ? ` (${st.times} times)` : ""} | ${st.task} | ${st.seconds.toFixed(0)} s | ${st.busy === undefined ? "–" : `${(100 * st.busy).toFixed(0)}%`} | ${isPairStage(st.name) ? "pair rows" : "proteins"} | ${hours(st.oneCore)} h | ${st.threads} | ${hours(st.onMany)} h |`,
     ),
     "",
   ];
