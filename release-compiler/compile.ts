@@ -102,6 +102,9 @@ export const SIDE_BY_SIDE_PROTEINS = 100_000;
 /** The line of the tasks run side by side: its time overlaps theirs, each of which has its own lines. */
 export const SIDE_BY_SIDE_STAGE = "the tasks side by side";
 
+/** The line of a task reading the derived release it was given (each task's process has one when they run side by side). */
+export const LOAD_DERIVED_STAGE = "load the derived release";
+
 /** The row engine's memory when `--memory` is not given. */
 export const DEFAULT_ENGINE_MEMORY = 2 * 2 ** 30;
 
@@ -225,7 +228,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
         unfinished
           ? Promise.reject(new UnfinishedTask(`task ${options.only} needs task ${name}, which has not finished in ${ledger.work}`))
           : ledger.run(name, bodies[name], ranApart || (options.only !== undefined && options.only !== name) ? undefined : options.log).then((value) => {
-              if (name === "derive") stage.done(loading ? "load the derived release" : "keep the derived release");
+              if (name === "derive") stage.done(loading ? LOAD_DERIVED_STAGE : "keep the derived release");
               return value;
             }),
       );
