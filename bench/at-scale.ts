@@ -243,6 +243,18 @@ export async function atScaleBenchmark(log: (line: string) => void): Promise<str
 }
 
 /**
+ * The stage lines of a compile's log, but the line of the tasks side by side (`sideBySide`,
+ * whose time overlaps theirs) and, when they ran side by side, each task's process loading the
+ * derived release (`loads`, a few fields read lazily).
+ */
+export function compileStages(log: string) {
+  const lines = readStageLines(log);
+  const sideBySide = lines.find((st) => st.name === SIDE_BY_SIDE_STAGE);
+  const loads = sideBySide ? lines.filter((st) => st.name === LOAD_DERIVED_STAGE) : [];
+  return { stages: lines.filter((st) => st !== sideBySide && !loads.includes(st)), sideBySide, loads };
+}
+
+/**
  * The compile's stages at this size, from its own log (one line per stage with the heap and
  * resident set, `--verbose`): where the time and the memory go, for issue "Compile at
  * public-release scale".
@@ -250,11 +262,7 @@ export async function atScaleBenchmark(log: (line: string) => void): Promise<str
 function stageTable(totalSeconds: number): string[] {
   const logFile = `${RELEASE}.log`;
   if (!existsSync(logFile)) return [];
-  const lines = readStageLines(readFileSync(logFile, "utf8"));
-  const sideBySide = lines.find((st) => st.name === SIDE_BY_SIDE_STAGE);
-  // Each task's process loads the derived release (a few fields, lazily): one line each, left out.
-  const loads = lines.filter((st) => st.name === LOAD_DERIVED_STAGE);
-  const stages = lines.filter((st) => st.name !== SIDE_BY_SIDE_STAGE && !(sideBySide && st.name === LOAD_DERIVED_STAGE));
+  const { stages, sideBySide, loads } = compileStages(readFileSync(logFile, "utf8"));
   if (!stages.length) return [];
   return [
     "",

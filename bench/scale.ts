@@ -9,9 +9,8 @@ import { PAGE_ENTRIES, ROOT_ENTRIES } from "../release-format/directory.js";
 import type { Manifest } from "../release-format/format.js";
 import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
-import { readStageLines } from "../release-compiler/stages.js";
-import { SIDE_BY_SIDE_STAGE } from "../release-compiler/compile.js";
-import { RELATION_PARTS, relationPart, TASK_NAMES, TASKS, threadsOf, type TaskName } from "../release-compiler/tasks.js";
+import { compileStages } from "./at-scale.js";
+import { RELATION_PARTS, relationPart, TASK_NAMES, TASKS, tasksToStart, threadsOf, type TaskName } from "../release-compiler/tasks.js";
 import { PUT_RELATIONS_TOGETHER, relationsPartStage } from "../release-compiler/write/release.js";
 import { PACK_BYTES } from "../release-compiler/write/packs.js";
 import { releaseSize, treeNamed, type TreeSize } from "./release-size.js";
@@ -267,27 +266,24 @@ const PART_STAGE = new RegExp(`^${relationsPartStage(0).replace("0", "(\\d+)")}$
 /** Stages whose work grows with the pair rows (the rest grow with the proteins). */
 const isPairStage = (name: string) => ["pairwise relations", "write relations and pairs", PUT_RELATIONS_TOGETHER].includes(name) || PART_STAGE.test(name);
 /**
- * The seconds the tasks take side by side on `cores`, laid out as task-processes.ts lays them
- * out: in the compile's order, each once the tasks it needs have finished and its threads are free.
+ * The seconds the tasks take side by side on `cores`, started by the rule task-processes.ts
+ * starts them by (tasksToStart).
  */
 function sideBySideSchedule(seconds: (name: TaskName) => number, cores: number): number {
   const waiting = [...TASK_NAMES];
-  const running: Array<{ name: TaskName; end: number; threads: number }> = [];
+  const running: Array<{ name: TaskName; end: number }> = [];
   const finished = new Set<TaskName>();
   let now = 0;
   let free = cores;
   while (waiting.length || running.length) {
-    for (const name of [...waiting]) {
-      const threads = threadsOf(name, cores);
-      if (!TASKS[name].needs.every((need) => finished.has(need)) || threads > free) continue;
-      waiting.splice(waiting.indexOf(name), 1);
-      free -= threads;
-      running.push({ name, end: now + seconds(name), threads });
+    for (const name of tasksToStart(waiting, (need) => finished.has(need), free, cores)) {
+      free -= threadsOf(name, cores);
+      running.push({ name, end: now + seconds(name) });
     }
     running.sort((a, b) => a.end - b.end);
     const next = running.shift()!;
     now = next.end;
-    free += next.threads;
+    free += threadsOf(next.name, cores);
     finished.add(next.name);
   }
   return now;
@@ -308,26 +304,16 @@ const TARGET_CORES = 64;
  */
 function stageProjection(logFile: string, growth: { proteins: number; pairs: number }): string[] {
   if (!existsSync(logFile)) return [];
-  const stages = readStageLines(readFileSync(logFile, "utf8")).filter((st) => st.name !== SIDE_BY_SIDE_STAGE).map(({ name, seconds, mainBusy }) => {
+  const stages = compileStages(readFileSync(logFile, "utf8")).stages.map(({ name, seconds, mainBusy }) => {
     const scaled = seconds * (isPairStage(name) ? growth.pairs : growth.proteins);
     // Without a busy share (an older log), the stage counts as all main thread.
     const busy = mainBusy ?? 1;
     const oneCore = scaled * (busy + (1 - busy) * MEASURED_JOBS);
     const task = taskOfStage(name);
     const threads = task === "release" ? 1 : threadsOf(task, TARGET_CORES);
-    return { name, task, seconds, busy: mainBusy, oneCore, threads, onMany: Math.max(scaled * busy, oneCore / threads), times: 1 };
+    return { name, task, seconds, busy: mainBusy, oneCore, threads, onMany: Math.max(scaled * busy, oneCore / threads) };
   });
   if (!stages.length) return [];
-  // A stage every task's process logs (loading the derived release) is one row, its times summed.
-  for (let i = stages.length - 1; i >= 0; i--) {
-    const first = stages.findIndex((st) => st.name === stages[i].name && st.task === stages[i].task);
-    if (first === i) continue;
-    const [into, from] = [stages[first], stages[i]];
-    const seconds = into.seconds + from.seconds;
-    if (into.busy !== undefined && from.busy !== undefined) into.busy = seconds > 0 ? (into.busy * into.seconds + from.busy * from.seconds) / seconds : into.busy;
-    Object.assign(into, { seconds, oneCore: into.oneCore + from.oneCore, onMany: into.onMany + from.onMany, times: into.times + from.times });
-    stages.splice(i, 1);
-  }
   const hours = (s: number) => (s / 3600).toFixed(1);
   const taskTime = new Map<string, number>();
   for (const st of stages) taskTime.set(st.task, (taskTime.get(st.task) ?? 0) + st.onMany);
@@ -350,7 +336,7 @@ function stageProjection(logFile: string, growth: { proteins: number; pairs: num
     "|---|---|---|---|---|---|---|---|",
     ...stages.map(
       (st) =>
-        `| ${st.name}${st.times > 1 ? ` (${st.times} times)` : ""} | ${st.task} | ${st.seconds.toFixed(0)} s | ${st.busy === undefined ? "–" : `${(100 * st.busy).toFixed(0)}%`} | ${isPairStage(st.name) ? "pair rows" : "proteins"} | ${hours(st.oneCore)} h | ${st.threads} | ${hours(st.onMany)} h |`,
+        `| ${st.name} | ${st.task} | ${st.seconds.toFixed(0)} s | ${st.busy === undefined ? "–" : `${(100 * st.busy).toFixed(0)}%`} | ${isPairStage(st.name) ? "pair rows" : "proteins"} | ${hours(st.oneCore)} h | ${st.threads} | ${hours(st.onMany)} h |`,
     ),
     "",
   ];

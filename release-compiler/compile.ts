@@ -36,7 +36,7 @@ import { openEngine, type Engine } from "./engine.js";
 import { scratchFolder, type ScratchFolder } from "./scratch.js";
 import { runTasksSideBySide } from "./task-processes.js";
 import { stageReporter, type Stages } from "./stages.js";
-import { isRunning, partOf, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
+import { isRunning, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
 import { packWriter, type PackWriter } from "./write/packs.js";
 import { packedChunkReader } from "./write/beside.js";
 import { LAYOUT } from "./write/layout.js";
@@ -181,10 +181,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
       }
     },
     ...(Object.fromEntries(
-      TASK_NAMES.flatMap((name) => {
-        const part = partOf(name);
-        return part === undefined ? [] : [[name, (_: string, scratch: string) => writing(scratch, (c) => writeRelationsPart(c, part))]];
-      }),
+      Array.from({ length: RELATION_PARTS }, (_, i) => [relationPart(i + 1), (_: string, scratch: string) => writing(scratch, (c) => writeRelationsPart(c, i + 1))]),
     ) as { [N in RelationPartName]: (folder: string, scratch: string) => Promise<TaskOutputs[N]> }),
     relations: (_, scratch) =>
       writing(scratch, async (c) => {

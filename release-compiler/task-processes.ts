@@ -15,7 +15,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { resolve } from "node:path";
 import { getHeapStatistics } from "node:v8";
-import { TASKS, threadsOf, type TaskName } from "./tasks.js";
+import { tasksToStart, threadsOf, type TaskName } from "./tasks.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const CLI = resolve(ROOT, "release-compiler/cli.ts");
@@ -51,11 +51,7 @@ export async function runTasksSideBySide(names: readonly TaskName[], options: Ta
   let free = jobs;
   try {
     while (waiting.length || running.size) {
-      // In the compile's order, so the chain of tasks that need each other starts first.
-      for (const name of [...waiting]) {
-        const ready = (TASKS[name].needs as readonly TaskName[]).every(isDone);
-        if (!ready || threads(name) > free) continue;
-        waiting.splice(waiting.indexOf(name), 1);
+      for (const name of tasksToStart(waiting, isDone, free, jobs)) {
         free -= threads(name);
         running.set(name, startTask(name, threads(name), options));
       }

@@ -79,6 +79,23 @@ export function threadsOf(name: TaskName, jobs: number): number {
   return threads === "all" ? jobs : Math.min(threads, jobs);
 }
 
+/**
+ * The tasks of `waiting` that start now when tasks run side by side on `jobs` threads of which
+ * `free` are free, taken out of `waiting`: in the compile's order (so the chain of tasks that
+ * need each other starts first), each once the tasks it needs have finished and its threads fit.
+ */
+export function tasksToStart(waiting: TaskName[], isDone: (name: TaskName) => boolean, free: number, jobs: number): TaskName[] {
+  const starting: TaskName[] = [];
+  for (const name of [...waiting]) {
+    const threads = threadsOf(name, jobs);
+    if (!TASKS[name].needs.every(isDone) || threads > free) continue;
+    waiting.splice(waiting.indexOf(name), 1);
+    free -= threads;
+    starting.push(name);
+  }
+  return starting;
+}
+
 /** What a task that writes packs hands on besides its own output: the packs the release must hold. */
 export interface PackedOutput {
   packs: string[];
