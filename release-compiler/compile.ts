@@ -174,7 +174,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
       const packs = packWriter(ledger.work);
       const engine = await openEngine({ database: join(folder, DERIVED_ROWS), spill: join(scratch, "spill"), memoryBytes, threads: jobs });
       try {
-        const build = await deriveRelease(config, loaded.problems, stage, { packs, scratch: scratchFolder(join(scratch, "derive")), keep: folder, engine, jobs, alignPairs });
+        const build = await deriveRelease(config, loaded.problems, stage, { packs, scratch: scratchFolder(join(scratch, "derive")), keep: folder, engine, jobs, memoryBytes, alignPairs });
         return derivedRelease(build, loaded.problems.warnings.map(formatWarning), packed(packs));
       } finally {
         engine.close();
@@ -201,13 +201,14 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
     // Each writing task reads the derived release afresh, the fields it uses: what one task read is collected before the next.
     const build = releaseBuild(ledger.load<DerivedRelease>("derive"));
     const packs = packWriter(ledger.work);
-    const engine = (readOnlyDatabase?: string) =>
+    const engine = (readOnlyDatabase?: string, attach?: string[]) =>
       openEngine({
         database: readOnlyDatabase ?? join(scratch, "rows.duckdb"),
         spill: join(scratch, "spill"),
         memoryBytes,
         threads: jobs,
         readOnly: readOnlyDatabase !== undefined,
+        attach,
       });
     const result = await write({ b: build, packs, stage, jobs, derived: ledger.folder("derive"), engine, readChunk: packedChunkReader(ledger.work) });
     return { ...result, packed: packed(packs) };
@@ -335,7 +336,7 @@ async function deriveRelease(
   config: ReleaseConfig,
   problems: Problems,
   stage: Stages,
-  { packs, scratch, keep, engine, alignPairs, jobs }: { packs: PackWriter; scratch: ScratchFolder; keep: string; engine: Engine; alignPairs: boolean; jobs: number },
+  { packs, scratch, keep, engine, alignPairs, jobs, memoryBytes }: { packs: PackWriter; scratch: ScratchFolder; keep: string; engine: Engine; alignPairs: boolean; jobs: number; memoryBytes: number },
 ): Promise<ReleaseBuild> {
   const stopIfProblems = () => {
     if (problems.count) throw new InputRejected(problems);
@@ -406,6 +407,8 @@ async function deriveRelease(
       measure: alignPairs ? (a, b) => measurePair(proteins.sequence[a - 1], proteins.sequence[b - 1]) : undefined,
       sequenceOf: (e) => proteins.sequence[e - 1],
       jobs,
+      // The pair workers' database files are kept beside the task's own (DERIVED_ROWS), for the relations parts to read.
+      workerRows: { folder: keep, scratch: scratch.folder("pair-workers"), memoryBytes },
     },
     problems,
     engine,

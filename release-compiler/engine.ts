@@ -12,6 +12,11 @@
  * temporary table appends faster but spills its rows uncompressed (4.8 GB of temp disk against
  * 1.6 GB), for no gain in wall time.
  *
+ * A table may be written in parts, each by a thread of its own into a database file of its own
+ * (DuckDB appends on the thread that calls it, one table at a time, so rows from several
+ * threads go into several files): a later task opens the first file read-only with the others
+ * attached (`attach`), and reads the table as one, the union of its parts.
+ *
  * Columns cross between JS and DuckDB as whole typed arrays (the bindings' copy_data_to_vector
  * and vector_get_data under node-api's chunks): the node-api's per-value getItem/setItem took
  * about half the time of reading rows back. Columns are never NULL, so validity is not touched.
@@ -39,6 +44,8 @@ export interface EngineOptions {
   threads: number;
   /** Opens an existing database file (a finished task's) to read its tables. */
   readOnly?: boolean;
+  /** Read-only: more database files holding parts of the same tables (existingTable reads their union). */
+  attach?: string[];
 }
 
 /** Bytes of memory a row costs while DuckDB sorts it (keys, payload and its sort buffers), measured on int32 rows. */
@@ -49,7 +56,7 @@ export interface Engine {
   readonly rowsPerRange: number;
   /** A new, empty table with these columns, in this order. */
   table(name: string, columns: Record<string, ColumnKind>): Promise<RowTable>;
-  /** A table that a task before wrote and closed, to read back. */
+  /** A table that a task before wrote and closed, to read back: in the database and every attached one. */
   existingTable(name: string, columns: Record<string, ColumnKind>): SortedRows;
   close(): void;
 }
@@ -95,7 +102,8 @@ export function sortRanges(counts: ArrayLike<number>, limit: number): Array<{ fr
   return ranges;
 }
 
-export async function openEngine({ database, spill, memoryBytes, threads, readOnly = false }: EngineOptions): Promise<Engine> {
+export async function openEngine({ database, spill, memoryBytes, threads, readOnly = false, attach = [] }: EngineOptions): Promise<Engine> {
+  if (attach.length && !readOnly) throw new Error("engine: databases are attached read-only, to a read-only engine");
   const instance = await DuckDBInstance.create(database, {
     threads: String(threads),
     memory_limit: `${Math.max(64, Math.floor(memoryBytes / 2 ** 20))}MB`,
@@ -105,10 +113,12 @@ export async function openEngine({ database, spill, memoryBytes, threads, readOn
     preserve_insertion_order: "false",
   });
   const connection = await instance.connect();
+  const parts = ["", ...attach.map((_, i) => `part${i + 1}.`)];
+  for (const [i, path] of attach.entries()) await connection.run(`ATTACH '${path.replaceAll("'", "''")}' AS part${i + 1} (READ_ONLY)`);
   return {
     rowsPerRange: Math.max(1, Math.floor(memoryBytes / SORT_BYTES_PER_ROW)),
     table: (name, columns) => createTable(connection, name, columns),
-    existingTable: (name, columns) => ({ sorted: (orderBy, range) => readSorted(connection, name, columns, orderBy, range) }),
+    existingTable: (name, columns) => ({ sorted: (orderBy, range) => readSorted(connection, parts.map((part) => `${part}${name}`), columns, orderBy, range) }),
     close() {
       connection.closeSync();
       instance.closeSync();
@@ -176,7 +186,7 @@ async function createTable(connection: DuckDBConnection, name: string, spec: Rec
     close: finish,
     sorted(orderBy, range) {
       finish();
-      return readSorted(connection, name, spec, orderBy, range);
+      return readSorted(connection, [name], spec, orderBy, range);
     },
     async drop() {
       if (!closed) appender.closeSync();
@@ -188,9 +198,10 @@ async function createTable(connection: DuckDBConnection, name: string, spec: Rec
   };
 }
 
+/** The rows of `tables` (one table, or its parts in several databases) as one, sorted. */
 async function* readSorted(
   connection: DuckDBConnection,
-  name: string,
+  tables: string[],
   spec: Record<string, ColumnKind>,
   orderBy: string[],
   range?: { from: number; to: number },
@@ -198,7 +209,8 @@ async function* readSorted(
   const names = Object.keys(spec);
   const kinds = Object.values(spec);
   const where = range ? ` WHERE ${orderBy[0]} >= ${range.from} AND ${orderBy[0]} < ${range.to}` : "";
-  const result = await connection.stream(`SELECT ${names.join(", ")} FROM ${name}${where} ORDER BY ${orderBy.join(", ")}`);
+  const from = tables.map((table) => `SELECT ${names.join(", ")} FROM ${table}${where}`).join(" UNION ALL ");
+  const result = await connection.stream(`SELECT ${names.join(", ")} FROM (${from}) ORDER BY ${orderBy.join(", ")}`);
   let out = kinds.map((k) => new ARRAYS[k](BATCH));
   for (;;) {
     const chunk = await result.fetchChunk();

@@ -1,59 +1,45 @@
 /**
  * A worker thread of pair-workers.ts: derives the pairs of the batches of families it is sent
- * (forEachFamilyPair), aligns them with `--align-pairs`, and posts them back as columns of at
- * most `partPairs` pairs (PART_PAIRS), so a very wide family streams instead of arriving whole. It computes
- * the next part while the main thread takes one, and no further: the main thread's appends set
- * the pace, so parts never pile up in its queue.
+ * (forEachFamilyPair), aligns them with `--align-pairs`, and appends both directions of each
+ * as rows of the relations table in its own database file (RelationRows). Once told to finish,
+ * it closes the file and posts back how many rows it holds, per genome.
  */
+import { basename } from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
+import { openEngine } from "../engine.js";
 import type { FamilyBuild } from "./hogs.js";
 import { measurePair } from "./pair-alignment.js";
+import type { PairAnswer, PairMessage, PairWorkerData } from "./pair-workers.js";
 import { forEachFamilyPair } from "./pairs.js";
-import type { PairBatch, PairPart, PairWorkerData } from "./pair-workers.js";
+import { RelationRows, relationColumns, RELATIONS_TABLE } from "./relations.js";
 
-const { genome, subgenome, keepWithin, keepBetween, acked, partPairs } = workerData as PairWorkerData;
-let posted = 0;
+const data = workerData as PairWorkerData;
+const { genome, subgenome, isMain, keepWithin, keepBetween } = data;
 const genomeOf = (entry: number) => genome[entry - 1];
 const subgenomeOf = (entry: number) => (subgenome[entry - 1] ? String.fromCharCode(subgenome[entry - 1]) : "");
 
-parentPort!.on("message", ({ families, sequences }: PairBatch) => {
+// One thread of DuckDB's own: the workers side by side are the parallelism.
+const engine = await openEngine({ database: data.database, spill: data.spill, memoryBytes: data.memoryBytes, threads: 1 });
+const table = await engine.table(RELATIONS_TABLE, relationColumns(data.measured));
+const rows = new RelationRows(table, data.genomes, genomeOf, (entry) => isMain[entry - 1] === 1);
+
+parentPort!.on("message", (message: PairMessage) => {
+  if ("finish" in message) {
+    const stored = rows.finish(data.measured);
+    engine.close();
+    const answer: PairAnswer = { finished: true, file: basename(data.database), rows: stored.count, perGenome: stored.perGenome, mainPerGenome: stored.mainPerGenome };
+    parentPort!.postMessage(answer);
+    return;
+  }
+  const { families, sequences } = message;
   const sequenceOf = sequences ? new Map(sequences) : undefined;
-  let part = newPart(sequenceOf !== undefined);
-  const post = (last: boolean) => {
-    // At most one part in flight: wait until the main thread has taken the one before.
-    for (let seen = Atomics.load(acked, 0); seen < posted - 1; seen = Atomics.load(acked, 0)) Atomics.wait(acked, 0, seen);
-    const done: PairPart = { ...part, last, families: last ? families.length : 0 };
-    const columns = [done.entry1, done.entry2, done.code, done.distance, done.score].filter((c) => c !== undefined);
-    parentPort!.postMessage(done, columns.map((c) => c!.buffer as ArrayBuffer));
-    posted++;
-  };
   for (const family of families as FamilyBuild[]) {
     forEachFamilyPair(family, genomeOf, subgenomeOf, (a, b, code) => {
       if (!(genomeOf(a) === genomeOf(b) ? keepWithin : keepBetween)) return;
-      const at = part.count++;
-      part.entry1[at] = a;
-      part.entry2[at] = b;
-      part.code[at] = code;
-      if (sequenceOf) {
-        const { score, distance } = measurePair(sequenceOf.get(a)!, sequenceOf.get(b)!);
-        part.distance![at] = distance;
-        part.score![at] = score;
-      }
-      if (part.count === partPairs) {
-        post(false);
-        part = newPart(sequenceOf !== undefined);
-      }
+      if (!sequenceOf) return rows.add(a, b, code);
+      const { score, distance } = measurePair(sequenceOf.get(a)!, sequenceOf.get(b)!);
+      rows.add(a, b, code, distance, score);
     });
   }
-  post(true);
+  parentPort!.postMessage({ families: families.length } satisfies PairAnswer);
 });
-
-function newPart(measured: boolean): Omit<PairPart, "last" | "families"> {
-  return {
-    count: 0,
-    entry1: new Int32Array(partPairs),
-    entry2: new Int32Array(partPairs),
-    code: new Uint8Array(partPairs),
-    ...(measured ? { distance: new Float64Array(partPairs), score: new Float64Array(partPairs) } : {}),
-  };
-}

@@ -1,16 +1,20 @@
 /**
  * The pairs of the HOG families derived on `jobs` worker threads (pair-worker.ts), with
- * `--align-pairs` aligned there too: the families go out in batches of about BATCH_WORK
- * member pairs, the pairs come back as typed columns in parts, and the main thread hands each
- * to `pair` as it arrives. Which worker finishes first changes the order pairs arrive in, not
- * the release: the row engine sorts every relation by (entry1, entry2), and each pair is one row.
+ * `--align-pairs` aligned there too, and appended there as relation rows (both directions)
+ * into a database file of each worker's own (relationPartFile): appending to the row engine is
+ * most of this work, DuckDB appends on the thread that calls it, and one engine per worker on
+ * one thread of its own appends side by side (measured: two workers append 50 M rows in half
+ * the time of one). The families go out in batches of about BATCH_WORK member pairs, to
+ * whichever worker is free; which worker takes a batch changes which file its rows are in, not
+ * the release: the files are read back as one table sorted by (entry1, entry2), and each
+ * relation is one row.
  */
+import { join } from "node:path";
 import type { Worker } from "node:worker_threads";
 import { startWorker } from "../workers.js";
 import type { FamilyBuild } from "./hogs.js";
+import { relationPartFile } from "./relations.js";
 
-/** Pairs per part a worker posts back. */
-export const PART_PAIRS = 1 << 20;
 /** Member pairs (the sum of each family's members squared) a batch of families holds, about. */
 const BATCH_WORK = 4_000_000;
 
@@ -19,95 +23,101 @@ export interface PairWorkerData {
   genome: Int32Array;
   /** Subgenome letter's char code per entry − 1, 0 for none. */
   subgenome: Uint8Array;
+  /** 1 for a main isoform, per entry − 1 (the rows between main isoforms are counted per genome). */
+  isMain: Uint8Array;
+  genomes: number;
   /** Keep pairs within one genome (close paralogs, homoeologs) / between genomes (orthologs). */
   keepWithin: boolean;
   keepBetween: boolean;
-  /** Parts the main thread has taken from this worker (shared; the worker waits on it). */
-  acked: Int32Array;
-  /** Pairs per part (PART_PAIRS; smaller in tests). */
-  partPairs: number;
+  /** Rows carry distance and score (a pairs file gave some, or --align-pairs). */
+  measured: boolean;
+  /** This worker's database file and the scratch folder its engine spills to. */
+  database: string;
+  spill: string;
+  memoryBytes: number;
 }
 
-export interface PairBatch {
-  families: FamilyBuild[];
-  /** With --align-pairs: the sequence of each member, `[entry, sequence]`. */
-  sequences?: Array<[number, string]>;
+/** What the main thread sends a worker: a batch of families, or `finish` once there are no more. */
+export type PairMessage =
+  | {
+      families: FamilyBuild[];
+      /** With --align-pairs: the sequence of each member, `[entry, sequence]`. */
+      sequences?: Array<[number, string]>;
+    }
+  | { finish: true };
+
+/** What a worker posts back: a batch done, or (after `finish`) what its database file holds. */
+export type PairAnswer = { families: number } | ({ finished: true } & WorkerRows);
+
+/** The relation rows one worker appended, in its database file (a name in the folder it was given). */
+export interface WorkerRows {
+  file: string;
+  rows: number;
+  perGenome: Float64Array;
+  mainPerGenome: Float64Array;
 }
 
-export interface PairPart {
-  count: number;
-  entry1: Int32Array;
-  entry2: Int32Array;
-  code: Uint8Array;
-  distance?: Float64Array;
-  score?: Float64Array;
-  /** The batch's last part; `families` is then how many families it held. */
-  last: boolean;
-  families: number;
-}
-
-export interface PairWorkOptions extends Omit<PairWorkerData, "acked" | "partPairs"> {
-  partPairs?: number;
+export interface PairWorkOptions extends Omit<PairWorkerData, "database" | "spill" | "memoryBytes"> {
   jobs: number;
+  /** Where each worker keeps its database file, the scratch folder its spill folders go in, and each worker's engine memory. */
+  rows: { folder: string; scratch: string; memoryBytes: number };
   /** With --align-pairs: a protein's sequence, for the workers to align each pair. */
   sequenceOf?: (entry: number) => string;
-  /** Each pair: entries (entry1 < entry2), type code, and with --align-pairs distance and score. */
-  pair: (entry1: number, entry2: number, code: number, distance: number, score: number) => void;
   /** Families done so far. */
   progress?: (families: number) => void;
 }
 
-export async function deriveFamilyPairsInWorkers(families: FamilyBuild[], options: PairWorkOptions): Promise<void> {
+/** Derives, measures and appends the families' relation rows on the workers; returns each worker's file and counts, by worker. */
+export async function deriveFamilyPairsInWorkers(families: FamilyBuild[], options: PairWorkOptions): Promise<WorkerRows[]> {
   const batches = batchesOf(families, options.jobs);
-  const acks = Array.from({ length: Math.min(options.jobs, batches.length) }, () => new Int32Array(new SharedArrayBuffer(4)));
-  const workers = acks.map(
-    (acked) =>
-      startWorker(new URL("./pair-worker.ts", import.meta.url), {
-        genome: options.genome,
-        subgenome: options.subgenome,
-        keepWithin: options.keepWithin,
-        keepBetween: options.keepBetween,
-        acked,
-        partPairs: options.partPairs ?? PART_PAIRS,
-      } satisfies PairWorkerData),
+  const count = Math.min(options.jobs, batches.length);
+  const workers = Array.from({ length: count }, (_, w) =>
+    startWorker(new URL("./pair-worker.ts", import.meta.url), {
+      genome: options.genome,
+      subgenome: options.subgenome,
+      isMain: options.isMain,
+      genomes: options.genomes,
+      keepWithin: options.keepWithin,
+      keepBetween: options.keepBetween,
+      measured: options.measured,
+      database: join(options.rows.folder, relationPartFile(w)),
+      spill: join(options.rows.scratch, `pair-worker-${w + 1}`),
+      memoryBytes: Math.floor(options.rows.memoryBytes / count),
+    } satisfies PairWorkerData),
   );
   let next = 0;
   let familiesDone = 0;
   const send = (worker: Worker) => {
+    if (next === batches.length) {
+      worker.postMessage({ finish: true } satisfies PairMessage);
+      return;
+    }
     const batch = batches[next++];
-    const sent: PairBatch = {
+    worker.postMessage({
       families: batch,
       ...(options.sequenceOf ? { sequences: batch.flatMap((f) => f.members.map((e): [number, string] => [e, options.sequenceOf!(e)])) } : {}),
-    };
-    worker.postMessage(sent);
+    } satisfies PairMessage);
   };
   try {
-    await Promise.all(
+    return await Promise.all(
       workers.map(
-        (worker, w) =>
-          new Promise<void>((done, fail) => {
+        (worker) =>
+          new Promise<WorkerRows>((done, fail) => {
             let finished = false;
-            const finish = () => {
-              finished = true;
-              void worker.terminate();
-              done();
-            };
             worker.on("error", fail);
             worker.on("exit", (code) => finished || fail(new Error(`a pair worker stopped (exit code ${code})`)));
-            worker.on("message", (part: PairPart) => {
-              for (let i = 0; i < part.count; i++) {
-                options.pair(part.entry1[i], part.entry2[i], part.code[i], part.distance ? part.distance[i] : NaN, part.score ? part.score[i] : NaN);
+            worker.on("message", (answer: PairAnswer) => {
+              if ("finished" in answer) {
+                finished = true;
+                const { file, rows, perGenome, mainPerGenome } = answer;
+                done({ file, rows, perGenome, mainPerGenome });
+                return;
               }
-              Atomics.add(acks[w], 0, 1);
-              Atomics.notify(acks[w], 0);
-              if (!part.last) return;
-              familiesDone += part.families;
+              familiesDone += answer.families;
               options.progress?.(familiesDone);
-              if (next < batches.length) send(worker);
-              else finish();
+              send(worker);
             });
-            if (next < batches.length) send(worker);
-            else finish();
+            send(worker);
           }),
       ),
     );

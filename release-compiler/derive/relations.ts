@@ -4,7 +4,9 @@
  * the HOGs; each relation is kept in both directions with the type seen from its first
  * protein. There can be ~10^9 of them, so they go into a table of the row engine
  * (engine.ts), which sorts them by (entry1, entry2) out of core; they are read back a
- * genome (of the first protein) at a time.
+ * genome (of the first protein) at a time. With several jobs the family pairs are derived
+ * and appended on worker threads, each into a database file of its own (pair-workers.ts):
+ * appending is most of the work, and DuckDB appends on the calling thread.
  */
 import { HOMEOLOG, isOrthologType, REL_TYPES } from "../../release-format/format.js";
 import type { PairRow as PairInput } from "../inputs.js";
@@ -17,6 +19,9 @@ import { forEachFamilyPair } from "./pairs.js";
 const CODE = new Map<string, number>(REL_TYPES.map((t, i) => [t, i]));
 /** Mirrored type code, seen from the other protein (`1:n` ↔ `m:1`). */
 const MIRROR = [0, 2, 1, 3, 4, 5];
+
+/** The database files, besides the deriving task's own, that pair workers wrote relations into: in the task's folder. */
+export const relationPartFile = (worker: number) => `relations-${worker + 1}.duckdb`;
 
 /** The directed relations of one genome's proteins, sorted by (entry1, entry2); distance and score are NaN when unknown. */
 export interface GenomeRelations {
@@ -40,6 +45,8 @@ export interface StoredRelations {
   perGenome: Float64Array;
   /** Rows per genome of entry1 between two main isoforms: each genome's rows of the pairs table, so a part of them knows its first row. */
   mainPerGenome: Float64Array;
+  /** Database files in the deriving task's folder (relationPartFile) that hold more rows of the table, read with its own as one (engine.ts `attach`). */
+  parts: string[];
 }
 
 export const RELATIONS_TABLE = "relations";
@@ -72,6 +79,8 @@ interface RelationContext {
   sequenceOf?: (entry: number) => string;
   /** Worker threads that derive (and align) the family pairs; 1 derives them on this thread. */
   jobs?: number;
+  /** With several jobs: the folder where each worker keeps its database file (relationPartFile), its scratch folder, and the memory of each worker's engine. */
+  workerRows?: { folder: string; scratch: string; memoryBytes: number };
 }
 
 /** Undirected relations (entry1 < entry2) as they are collected. */
@@ -112,7 +121,7 @@ export async function deriveRelations(
   const { measure } = context;
   const measured = pairsFile !== undefined || measure !== undefined;
   const table = await engine.table(RELATIONS_TABLE, relationColumns(measured));
-  const spill = new RelationSpill(table, context, measured);
+  const spill = new RelationRows(table, context.genomeFirstEntry.length, context.genomeOf, context.isMain);
   const givenOrthologs = given.e1.some((e, i) => context.genomeOf(e) !== context.genomeOf(given.e2[i]));
   const givenWithin = given.e1.some((e, i) => context.genomeOf(e) === context.genomeOf(given.e2[i]));
   // A pair's measures: the file's when it gave them, else the alignment's when asked for.
@@ -121,19 +130,30 @@ export async function deriveRelations(
     spill.add(a, b, code, distance, score);
   };
   for (let i = 0; i < given.length; i++) add(given.e1[i], given.e2[i], given.code[i], given.distance[i], given.score[i]);
-  if ((context.jobs ?? 1) > 1 && families.length > 1) {
+  if ((context.jobs ?? 1) > 1 && families.length > 1 && context.workerRows) {
     const entries = Array.from({ length: context.proteinCount }, (_, i) => i + 1);
-    await deriveFamilyPairsInWorkers(families, {
+    const written = await deriveFamilyPairsInWorkers(families, {
       jobs: context.jobs!,
       genome: Int32Array.from(entries, context.genomeOf),
       subgenome: Uint8Array.from(entries, (e) => context.subgenomeOf(e).charCodeAt(0) || 0),
+      isMain: Uint8Array.from(entries, (e) => Number(context.isMain(e))),
+      genomes: context.genomeFirstEntry.length,
       keepWithin: !givenWithin,
       keepBetween: !givenOrthologs,
+      measured,
+      rows: context.workerRows,
       sequenceOf: measure ? context.sequenceOf : undefined,
-      pair: (entry1, entry2, code, distance, score) => spill.add(entry1, entry2, code, distance, score),
       progress,
     });
-    return spill.finish();
+    const stored = spill.finish(measured);
+    for (const w of written) {
+      stored.count += w.rows;
+      for (let g = 0; g < stored.perGenome.length; g++) {
+        stored.perGenome[g] += w.perGenome[g];
+        stored.mainPerGenome[g] += w.mainPerGenome[g];
+      }
+    }
+    return { ...stored, parts: written.map((w) => w.file) };
   }
   families.forEach((family, f) => {
     forEachFamilyPair(family, context.genomeOf, context.subgenomeOf, (entry1, entry2, code) => {
@@ -142,7 +162,7 @@ export async function deriveRelations(
     });
     progress?.(f + 1);
   });
-  return spill.finish();
+  return spill.finish(measured);
 }
 
 /**
@@ -230,20 +250,22 @@ function differentSubgenomes(context: RelationContext, a: number, b: number): bo
 
 /**
  * Both directions of every relation, as rows of the engine's `relations` table: entry1,
- * entry2, type code, then distance and score when measured.
+ * entry2, type code, then distance and score when measured (on this thread, or on a pair
+ * worker into its own table).
  */
-class RelationSpill {
+export class RelationRows {
   /** Rows per genome of entry1, to size each genome's arrays when it is read back. */
-  private readonly perGenome: Float64Array;
-  private readonly mainPerGenome: Float64Array;
+  readonly perGenome: Float64Array;
+  readonly mainPerGenome: Float64Array;
 
   constructor(
     private readonly table: RowTable,
-    private readonly context: RelationContext,
-    private readonly measured: boolean,
+    genomes: number,
+    private readonly genomeOf: (entry: number) => number,
+    private readonly isMain: (entry: number) => boolean,
   ) {
-    this.perGenome = new Float64Array(context.genomeFirstEntry.length);
-    this.mainPerGenome = new Float64Array(context.genomeFirstEntry.length);
+    this.perGenome = new Float64Array(genomes);
+    this.mainPerGenome = new Float64Array(genomes);
   }
 
   add(a: number, b: number, code: number, distance = NaN, score = NaN): void {
@@ -253,13 +275,13 @@ class RelationSpill {
 
   private put(a: number, b: number, code: number, distance: number, score: number): void {
     this.table.append(a, b, code, distance, score);
-    this.perGenome[this.context.genomeOf(a)]++;
-    if (this.context.isMain(a) && this.context.isMain(b)) this.mainPerGenome[this.context.genomeOf(a)]++;
+    this.perGenome[this.genomeOf(a)]++;
+    if (this.isMain(a) && this.isMain(b)) this.mainPerGenome[this.genomeOf(a)]++;
   }
 
-  finish(): StoredRelations {
+  finish(measured: boolean): StoredRelations {
     this.table.close();
-    return { count: this.table.rows, measured: this.measured, perGenome: this.perGenome, mainPerGenome: this.mainPerGenome };
+    return { count: this.table.rows, measured, perGenome: this.perGenome, mainPerGenome: this.mainPerGenome, parts: [] };
   }
 }
 

@@ -64,7 +64,7 @@ export interface ReleaseBuild extends HogFamilies, FamilyPlaces {
   /** Per entry - 1: group number (0 = none). */
   group: Int32Array;
   annotations: AnnotationTable;
-  /** In the derive task's row engine database (DERIVED_ROWS in its folder). */
+  /** In the derive task's row engine database (DERIVED_ROWS in its folder) and its pair workers' (StoredRelations.parts). */
   relations: StoredRelations;
   /** Per family, its gene tree (OrthoFinder releases with gene trees), in a file of the derive task's folder; the table is left out without. */
   geneTrees?: GeneTreeStore;
@@ -92,7 +92,7 @@ export function releaseBuild(derived: DerivedRelease): ReleaseBuild {
   return Object.create(derived, { annotations: { get: () => (annotations ??= restoreAnnotations(derived.annotations)) } }) as ReleaseBuild;
 }
 
-/** The derive task's row engine database, in its folder: the relations (StoredRelations). */
+/** The derive task's row engine database, in its folder: the relations (StoredRelations), with its pair workers' files beside it. */
 export const DERIVED_ROWS = "rows.duckdb";
 
 /** What every writing task is given: the build, where its packs go, and how to reach the derive task's files. */
@@ -103,8 +103,8 @@ export interface WriteContext {
   jobs: number;
   /** The derive task's folder. */
   derived: string;
-  /** A row engine of the task's own (scratch) or on the derive task's database (read-only). */
-  engine(readOnlyDatabase?: string): Promise<Engine>;
+  /** A row engine of the task's own (scratch) or on the derive task's database (read-only), with more of its database files attached. */
+  engine(readOnlyDatabase?: string, attach?: string[]): Promise<Engine>;
   /** A chunk written by this compile (this task's or a finished one's), read back from the work folder's packs. */
   readChunk(ref: ChunkRef): unknown;
 }
@@ -115,7 +115,7 @@ export async function writeRelationsPart({ b, packs, stage, jobs, derived, engin
   const { from, to } = relationParts(b.relations.perGenome, RELATION_PARTS)[part - 1];
   let firstPairRow = 0;
   for (let g = 0; g < from; g++) firstPairRow += b.relations.mainPerGenome[g];
-  const rows = await engine(join(derived, DERIVED_ROWS));
+  const rows = await engine(join(derived, DERIVED_ROWS), b.relations.parts.map((file) => join(derived, file)));
   try {
     const layout = { genomeFirstEntry: p.genomeFirstEntry, genomeSize: p.genomeSize, proteinCount: p.count };
     const relations = readRelations(b.relations, rows.existingTable(RELATIONS_TABLE, relationColumns(b.relations.measured)), rows.rowsPerRange, layout, { from, to });

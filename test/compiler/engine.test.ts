@@ -2,7 +2,8 @@
  * The row engine (DuckDB) that sorts what the compiler cannot hold: rows come back in order,
  * measures (NaN included) intact, also when they spill past a small memory limit; relations
  * come back per genome sorted; the k-mer index is the same whatever the engine's threads and memory;
- * family pairs derived on worker threads are the families' pairs, streamed back in parts.
+ * family pairs derived on worker threads, each into a database file of its own, read back as one
+ * table are the families' relations.
  */
 import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -190,36 +191,79 @@ describe("the sequence index", () => {
 });
 
 describe("family pairs on worker threads", () => {
-  it("are the pairs of each family, whatever the parts they come back in, measured when asked", async () => {
-    const built = [3, 5, 8].map((seed) => syntheticFamily(32, 0.2, 0.02, seed)).map(({ family, genomes }, k) => ({
+  it("are appended by each worker into its own database file, and read back as one table they equal the rows derived on one thread", async () => {
+    const built = [3, 5, 8].map((seed) => syntheticFamily(32, 0.2, 0.02, seed)).map(({ family, genomes, taxonomy, speciesOf }, k) => ({
       genomes,
+      // Entry e is member e of the family, a gene of the species level speciesOf[e - 1].
+      genome: Int32Array.from(speciesOf, (level) => taxonomy.genomes[level]),
       family: { index: k + 1, rootId: family.rootId, rootHog: k + 1, nodes: family.nodes, members: family.entries, memberNode: [] } as FamilyBuild,
     }));
     // The synthetic families number their entries alike: one family per run, each on its own.
-    for (const { family, genomes } of built) {
-      const count = genomes.reduce((n, g) => n + g.nrEntries, 0);
-      const genome = new Int32Array(count);
-      genomes.forEach((g, i) => genome.fill(i, g.firstEntry - 1, g.firstEntry - 1 + g.nrEntries));
-      const expected = familyPairs(family, (e) => genome[e - 1]).map((p) => `${p.entry1}-${p.entry2}-${REL_TYPES.indexOf(p.relType)}`);
-      const got: string[] = [];
-      let measured = 0;
-      await deriveFamilyPairsInWorkers([family, family], {
+    for (const { family, genomes, genome } of built) {
+      const count = genome.length;
+      expect(new Set(genome).size).toBeGreaterThan(16);
+      const isMain = Uint8Array.from({ length: count }, (_, i) => (i % 5 === 0 ? 0 : 1));
+      const expected = familyPairs(family, (e) => genome[e - 1]).flatMap((p) => {
+        const code = REL_TYPES.indexOf(p.relType);
+        const mirrored = [0, 2, 1, 3, 4, 5][code];
+        return [`${p.entry1}-${p.entry2}-${code}`, `${p.entry2}-${p.entry1}-${mirrored}`];
+      });
+      const folder = scratch.folder("pair-workers");
+      // Sent 12 times over: more batches than workers, so each worker takes several.
+      const families = Array.from({ length: 12 }, () => family);
+      const written = await deriveFamilyPairsInWorkers(families, {
         jobs: 2,
         genome,
         subgenome: new Uint8Array(count),
+        isMain,
+        genomes: genomes.length,
         keepWithin: true,
         keepBetween: true,
-        partPairs: 7,
+        measured: true,
+        rows: { folder, scratch: folder, memoryBytes: 128 * 2 ** 20 },
         sequenceOf: (e) => "MKV".repeat(1 + (e % 5)),
-        pair: (a, b, code, distance, score) => {
-          got.push(`${a}-${b}-${code}`);
-          if (score > 0 && !Number.isNaN(distance)) measured++;
-        },
       });
-      expect(expected.length).toBeGreaterThan(7);
-      // The family was sent twice: every pair comes back twice, in parts of 7.
-      expect(got.sort()).toEqual([...expected, ...expected].sort());
+      // Orthologs and paralogs both.
+      expect(expected.length).toBeGreaterThan(14);
+      expect(new Set(expected.map((row) => row.split("-")[2])).size).toBeGreaterThan(2);
+      expect(written.map((w) => w.file)).toEqual(["relations-1.duckdb", "relations-2.duckdb"]);
+      expect(written.every((w) => w.rows > 0)).toBe(true);
+      expect(written.reduce((n, w) => n + w.rows, 0)).toBe(12 * expected.length);
+
+      // Read back as the relations parts read them: the first file with the other attached.
+      const [first, ...others] = written.map((w) => join(folder, w.file));
+      const reader = await openEngine({ database: first, attach: others, readOnly: true, spill: join(folder, "spill"), threads: 2, memoryBytes: 64 * 2 ** 20 });
+      engines.push(reader);
+      const got: string[] = [];
+      let measured = 0;
+      for await (const { count: n, columns } of reader.existingTable(RELATIONS_TABLE, relationColumns(true)).sorted(["entry1", "entry2"])) {
+        for (let r = 0; r < n; r++) {
+          got.push(`${columns[0][r]}-${columns[1][r]}-${columns[2][r]}`);
+          if (columns[4][r] > 0 && !Number.isNaN(columns[3][r])) measured++;
+        }
+      }
+      const twelve = expected.flatMap((row) => Array<string>(12).fill(row));
+      expect([...got].sort()).toEqual([...twelve].sort());
       expect(measured).toBe(got.length);
+      // Sorted by (entry1, entry2) across the files.
+      const keys = got.map((row) => row.split("-").map(Number));
+      expect(keys.every((k, i) => i === 0 || keys[i - 1][0] < k[0] || (keys[i - 1][0] === k[0] && keys[i - 1][1] <= k[1]))).toBe(true);
+
+      // The counts per genome, summed over the workers, are those of the rows.
+      const perGenome = new Array<number>(genomes.length).fill(0);
+      const mainPerGenome = new Array<number>(genomes.length).fill(0);
+      for (const [a, b] of keys) {
+        perGenome[genome[a - 1]]++;
+        if (isMain[a - 1] && isMain[b - 1]) mainPerGenome[genome[a - 1]]++;
+      }
+      const sum = (pick: (w: (typeof written)[0]) => Float64Array) => perGenome.map((_, g) => written.reduce((n, w) => n + pick(w)[g], 0));
+      expect(sum((w) => w.perGenome)).toEqual(perGenome);
+      expect(sum((w) => w.mainPerGenome)).toEqual(mainPerGenome);
     }
+  });
+
+  it("refuses to attach databases to an engine that writes", async () => {
+    const folder = scratch.folder("attach");
+    await expect(openEngine({ database: join(folder, "a.duckdb"), attach: [join(folder, "b.duckdb")], spill: folder, threads: 1, memoryBytes: 64 * 2 ** 20 })).rejects.toThrow(/read-only/);
   });
 });
