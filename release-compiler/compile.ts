@@ -367,14 +367,16 @@ async function deriveRelease(
   }
   stopIfProblems();
 
-  const proteins = await readProteomes(species, config.proteomes, problems, { keepStops: orthoFinder !== undefined });
+  // Each genome's files are read on the worker threads (derive/genome-files.ts).
+  const proteins = await readProteomes(species, config.proteomes, problems, { keepStops: orthoFinder !== undefined, jobs });
+  const cdna = config.cdna;
   const sequences = await writeSequences(
     packs,
     proteins,
-    config.cdna ? readCdnaByGenome(proteins, species, config.cdna, problems) : undefined,
+    cdna ? (take) => readCdnaByGenome(proteins, species, cdna, problems, jobs, take) : undefined,
     LAYOUT.sequencesChunkBytes,
   );
-  if (config.loci) await readLoci(proteins, species, config.loci, problems);
+  if (config.loci) await readLoci(proteins, species, config.loci, problems, jobs);
   if (config.isoforms) await readIsoforms(proteins, species, config.isoforms, problems);
   stage.done("proteomes, cDNA, loci, isoforms");
 

@@ -29,6 +29,9 @@ await import(${JSON.stringify(module.href)});`;
   return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { workerData });
 }
 
+/** A task's result and the buffers to move (not copy) with it. */
+type Answered<Result> = { result: Result; transfer: ArrayBuffer[] };
+
 /** What a task's worker posts back: its result, or the error it threw. */
 type Answer<Result> = { id: number; result: Result } | { id: number; error: string };
 
@@ -101,11 +104,11 @@ export function taskPool<Task, Result>(module: URL, jobs: number, workerData: un
 export async function runTasksInOrder<Task, Result>(
   tasks: Iterable<Task> | AsyncIterable<Task>,
   take: (result: Result) => void,
-  options: { module: URL; jobs: number; workerData?: unknown; here: (task: Task) => Result; transfer?: (task: Task) => ArrayBuffer[] },
+  options: { module: URL; jobs: number; workerData?: unknown; here: (task: Task) => Result | Promise<Result>; transfer?: (task: Task) => ArrayBuffer[] },
 ): Promise<void> {
   const { jobs } = options;
   if (jobs <= 1) {
-    for await (const task of tasks) take(options.here(task));
+    for await (const task of tasks) take(await options.here(task));
     return;
   }
   const pool = taskPool<Task, Result>(options.module, jobs, options.workerData ?? {});
@@ -121,12 +124,15 @@ export async function runTasksInOrder<Task, Result>(
   }
 }
 
-/** The worker side of taskPool: answers each task with `handle`'s result, posting the buffers it names. */
-export function serveTasks<Task, Result>(handle: (task: Task) => { result: Result; transfer: ArrayBuffer[] }): void {
-  parentPort!.on("message", ({ id, task }: { id: number; task: Task }) => {
-    let answer: { result: Result; transfer: ArrayBuffer[] };
+/**
+ * The worker side of taskPool: answers each task with `handle`'s result (or what it resolves to:
+ * a worker is given one task at a time), posting the buffers it names.
+ */
+export function serveTasks<Task, Result>(handle: (task: Task) => Answered<Result> | Promise<Answered<Result>>): void {
+  parentPort!.on("message", async ({ id, task }: { id: number; task: Task }) => {
+    let answer: Answered<Result>;
     try {
-      answer = handle(task);
+      answer = await handle(task);
     } catch (error) {
       parentPort!.postMessage({ id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       return;

@@ -1,13 +1,11 @@
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import type { Locus } from "../../release-format/format.js";
 import type { SpeciesInfoRow } from "../inputs.js";
 import type { Problems } from "../problems.js";
 import { speciesFile } from "../config.js";
-import { readFasta } from "../readers/fasta.js";
-import { readGff } from "../readers/gff.js";
+import { readGenomeFiles, reportRead, type CdnaRead, type GenomeFileTask, type LociRead, type ProteomeRead } from "./genome-files.js";
 import { readSplice } from "../readers/splice.js";
-import { ownString, StringPool } from "./strings.js";
+import { StringPool } from "./strings.js";
 
 /**
  * Every protein of the release, by entry number - 1. Entry numbers are 1..N, contiguous per
@@ -47,8 +45,11 @@ export async function readProteomes(
   species: SpeciesInfoRow[],
   folder: string,
   problems: Problems,
-  /** `keepStops`: `*` inside sequences are residues (readFasta), for the proteomes OrthoFinder ran on. */
-  options: { keepStops?: boolean } = {},
+  /**
+   * `keepStops`: `*` inside sequences are residues (readFasta), for the proteomes OrthoFinder ran on.
+   * `jobs`: worker threads that read the files (genome-files.ts).
+   */
+  options: { keepStops?: boolean; jobs?: number } = {},
 ): Promise<ProteinTable> {
   const t: ProteinTable = {
     count: 0, inputId: [], canonicalId: [], genome: [], indexInGenome: [], sequence: [], md5: [],
@@ -59,84 +60,82 @@ export async function readProteomes(
   const headerLine: number[] = [];
   const proteomeOf = (s: SpeciesInfoRow) => s.proteomePath ?? speciesFile(folder, s.code, ".fa");
   const firstSeen = (entry: number) => `${proteomeOf(species[t.genome[entry - 1]])}:${headerLine[entry - 1]}`;
-  for (const [g, s] of species.entries()) {
+  const tasks = species.map((s): GenomeFileTask => ({ kind: "proteome", file: proteomeOf(s), keepStops: options.keepStops ?? false }));
+  await readGenomeFiles<ProteomeRead>(tasks, options.jobs ?? 1, (read, g) => {
+    const s = species[g];
     const file = proteomeOf(s);
     t.genomeFirstEntry.push(t.count + 1);
-    if (!existsSync(file)) {
+    if (read.missing) {
       problems.report(file, 0, `proteome of ${s.code} is missing`);
       t.genomeSize.push(0);
-      continue;
+      return;
     }
     let n = 0;
-    for await (const rec of readFasta(file, problems, options)) {
-      const known = t.byInputId.get(rec.id);
+    let reported = 0;
+    for (const [i, id] of read.ids.entries()) {
+      reported = reportRead(read, problems, i, reported);
+      const known = t.byInputId.get(id);
       if (known !== undefined) {
-        problems.report(file, rec.line, `protein id ${rec.id} is used twice (first at ${firstSeen(known)})`);
+        problems.report(file, read.lines[i], `protein id ${id} is used twice (first at ${firstSeen(known)})`);
         continue;
       }
       n += 1;
       t.count += 1;
-      const id = ownString(rec.id);
       t.byInputId.set(id, t.count);
-      headerLine.push(rec.line);
+      headerLine.push(read.lines[i]);
       t.inputId.push(id);
-      t.canonicalId.push(rec.uniprot ? ownString(rec.uniprot.accession) : id);
-      t.aliases.push(rec.uniprot ? [id, ownString(rec.uniprot.entryName)] : NO_ALIASES);
+      t.canonicalId.push(read.accessions[i] || id);
+      t.aliases.push(read.accessions[i] ? [id, read.entryNames[i]] : NO_ALIASES);
       t.genome.push(g);
       t.indexInGenome.push(n);
-      t.sequence.push(ownString(rec.sequence));
-      t.md5.push(createHash("md5").update(rec.sequence).digest("hex"));
-      t.description.push(ownString(rec.description));
+      t.sequence.push(read.sequences[i]);
+      t.md5.push(read.md5[i]);
+      t.description.push(read.descriptions[i]);
       t.chromosome.push("");
       t.locus.push(NO_LOCUS);
       t.exons.push(NO_ALIASES);
       t.isoforms.push(undefined);
       t.isMain.push(true);
     }
+    reportRead(read, problems, Infinity, reported);
     t.genomeSize.push(n);
     if (n > 99_999) problems.report(file, 0, `${s.code} has ${n} proteins; orthids allow at most 99999 per genome`);
-  }
+  });
   return t;
 }
 
 /**
- * cDNA, one genome at a time in species order (the biggest input: never all held): entry →
- * cDNA of the genome's proteins, same ids as the proteomes; an empty map for a genome
- * without a cDNA file.
+ * cDNA, one genome at a time in species order (the biggest input: never all held, a few
+ * genomes in flight on the worker threads): `take` gets each genome's cDNA by entry (index =
+ * entry − its first entry, "" for none), same ids as the proteomes.
  */
-export async function* readCdnaByGenome(
+export async function readCdnaByGenome(
   t: ProteinTable,
   species: SpeciesInfoRow[],
   folder: string,
   problems: Problems,
-): AsyncGenerator<Map<number, string>> {
-  for (const [g, s] of species.entries()) {
-    const cdna = new Map<number, string>();
-    const file = speciesFile(folder, s.code, ".fa");
-    for await (const rec of existsSync(file) ? readFasta(file, problems) : []) {
-      const entry = t.byInputId.get(rec.id);
-      if (entry === undefined || t.genome[entry - 1] !== g) {
-        problems.report(file, rec.line, `cDNA ${rec.id} is not a protein of ${s.code}`);
-        continue;
-      }
-      if (!/^[ACGTUN]*$/.test(rec.sequence)) {
-        problems.report(file, rec.line, `cDNA ${rec.id} has characters other than nucleotides`);
-        continue;
-      }
-      cdna.set(entry, rec.sequence);
-    }
-    yield cdna;
-  }
+  jobs: number,
+  take: (cdna: string[]) => void,
+): Promise<void> {
+  const tasks = species.map((s, g): GenomeFileTask => {
+    const first = t.genomeFirstEntry[g] - 1;
+    return { kind: "cdna", file: speciesFile(folder, s.code, ".fa"), code: s.code, ids: t.inputId.slice(first, first + t.genomeSize[g]) };
+  });
+  await readGenomeFiles<CdnaRead>(tasks, jobs, (read) => {
+    reportRead(read, problems, Infinity);
+    take(read.cdna);
+  });
 }
 
 /** Loci from GFF3: the gene span and strand, exons from CDS features. Features of other genes are ignored. */
-export async function readLoci(t: ProteinTable, species: SpeciesInfoRow[], folder: string, problems: Problems) {
+export async function readLoci(t: ProteinTable, species: SpeciesInfoRow[], folder: string, problems: Problems, jobs = 1) {
   const chromosomes = new StringPool();
-  for (const [g, s] of species.entries()) {
+  const tasks = species.map((s): GenomeFileTask => ({ kind: "loci", file: speciesFile(folder, s.code, ".gff") }));
+  await readGenomeFiles<LociRead>(tasks, jobs, (read, g) => {
+    reportRead(read, problems, Infinity);
+    const s = species[g];
     const file = speciesFile(folder, s.code, ".gff");
-    if (!existsSync(file)) continue;
-    const loci = await readGff(file, problems);
-    for (const [id, locus] of loci) {
+    for (const [id, locus] of read.loci) {
       const entry = t.byInputId.get(id);
       if (entry === undefined) continue;
       if (t.genome[entry - 1] !== g) {
@@ -147,7 +146,7 @@ export async function readLoci(t: ProteinTable, species: SpeciesInfoRow[], folde
       t.locus[entry - 1] = [locus.start, locus.end, locus.strand];
       t.exons[entry - 1] = locus.exons.flat();
     }
-  }
+  });
 }
 
 /** Splice files: the isoforms of each gene. Main isoforms are settled after the HOGs are read. */

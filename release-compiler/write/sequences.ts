@@ -7,20 +7,23 @@ import type { ProteinTable } from "../derive/proteins.js";
 import type { PackWriter } from "./packs.js";
 import { tableWriter } from "./tables.js";
 
-/** `cdnaByGenome` yields entry → cDNA for every genome in order; without it every cDNA is "". */
+/**
+ * `readCdna` hands over each genome's cDNA by entry (index = entry − its first entry), every
+ * genome in order; without it every cDNA is "".
+ */
 export async function writeSequences(
   packs: PackWriter,
   t: ProteinTable,
-  cdnaByGenome: AsyncIterable<Map<number, string>> | undefined,
+  readCdna: ((take: (cdna: string[]) => void) => Promise<void>) | undefined,
   chunkBytes: number,
 ): Promise<TableRef<SequenceRow>> {
   const table = tableWriter<SequenceRow>(packs, chunkBytes, (row) => row.sequence.length + row.cdna.length + 24);
-  const writeGenome = (g: number, cdna: Map<number, string>) => {
+  const writeGenome = (g: number, cdna: string[]) => {
     const first = t.genomeFirstEntry[g];
-    for (let e = first; e < first + t.genomeSize[g]; e++) table.push({ sequence: t.sequence[e - 1], cdna: cdna.get(e) ?? "" });
+    for (let e = first; e < first + t.genomeSize[g]; e++) table.push({ sequence: t.sequence[e - 1], cdna: cdna[e - first] ?? "" });
   };
   let g = 0;
-  if (cdnaByGenome) for await (const cdna of cdnaByGenome) writeGenome(g++, cdna);
-  for (; g < t.genomeSize.length; g++) writeGenome(g, new Map());
+  if (readCdna) await readCdna((cdna) => writeGenome(g++, cdna));
+  for (; g < t.genomeSize.length; g++) writeGenome(g, []);
   return table.finish();
 }

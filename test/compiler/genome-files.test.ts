@@ -1,0 +1,93 @@
+/**
+ * Each genome's files read on worker threads (release-compiler/derive/genome-files.ts): the
+ * proteins, cDNA and loci, and the problems and warnings in the order one thread reading the
+ * files one after another reports them, whatever the jobs.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readCdnaByGenome, readLoci, readProteomes } from "../../release-compiler/derive/proteins.js";
+import type { SpeciesInfoRow } from "../../release-compiler/inputs.js";
+import { Problems } from "../../release-compiler/problems.js";
+import { tempDir } from "./readers/tmp.js";
+
+const species = (...codes: string[]): SpeciesInfoRow[] => codes.map((code, i) => ({ code, taxonId: i + 1, scientificName: code, subgenomes: [], line: i + 2 }));
+
+/** Proteomes, cDNA and GFF of four genomes, with problems of the readers and of the genomes together. */
+function inputs() {
+  const dir = tempDir();
+  // Each kind of file in a folder of its own, as a release's config names them.
+  for (const sub of ["p", "c", "g"]) mkdirSync(join(dir, sub));
+  const write = (sub: string, name: string, text: string) => writeFileSync(join(dir, sub, name), text);
+  const proteomes = {
+    AAAAA: [">a1 first", "MKVL", ">sp|P12345|KIN_AAAAA kinase", "MKVLA", ">a3", "MK*VL", ">a4", "MKV"],
+    // A1's id again (used twice, found by the caller) between two problems of the reader: a bad
+    // character in its own sequence before it, one in the next record after it.
+    BBBBB: [">b1", "MKV", ">a1 again", "MK1V", ">b2", "MK2V", ">b3 ok", "MMM"],
+    // No proteome file: missing.
+    CCCCC: undefined,
+    DDDDD: [">d1", "MKVW", ">d1", "MKVW", ">d2", "MAAA"],
+  };
+  for (const [code, lines] of Object.entries(proteomes)) if (lines) write("p", `${code}.fa`, `${lines.join("\n")}\n`);
+  // The FASTA id is the whole first word, UniProt's `sp|…|…` too.
+  write("c", "AAAAA.fa", ">a1\nACGT\n>zz\nACGT\n>a4\nACXT\n>sp|P12345|KIN_AAAAA\nAAAA\n");
+  write("c", "BBBBB.fa", ">b2\nACGU\n>a1\nACGT\n");
+  write("c", "DDDDD.fa", ">d2\nNNNN\n");
+  const gff = (seq: string, id: string, start: number, end: number) => `${seq}\t.\tCDS\t${start}\t${end}\t.\t+\t0\tprotein_id=${id}`;
+  write("g", "AAAAA.gff", `${[gff("chr1", "a1", 10, 20), gff("chr1", "b1", 5, 9), "chr2\t.\tCDS\t30\t20\t.\t+\t0\tprotein_id=a4", gff("chr2", "a4", 30, 60)].join("\n")}\n`);
+  write("g", "DDDDD.gff", `${gff("chrX", "d2", 1, 12)}\n`);
+  return { dir, species: species("AAAAA", "BBBBB", "CCCCC", "DDDDD") };
+}
+
+/** What reading the proteomes, the cDNA and the loci gives with `jobs` worker threads (1: on this thread). */
+async function readAll(jobs: number) {
+  const { dir, species: rows } = inputs();
+  const problems = new Problems();
+  const t = await readProteomes(rows, join(dir, "p"), problems, { jobs });
+  const cdna: string[][] = [];
+  await readCdnaByGenome(t, rows, join(dir, "c"), problems, jobs, (c) => cdna.push(c));
+  await readLoci(t, rows, join(dir, "g"), problems, jobs);
+  // Paths named relative to the inputs' folder, so that runs in different folders compare.
+  const relative = (list: Problems["list"]) => list.map((p) => `${p.file.slice(dir.length + 1)}:${p.line}: ${p.message.replaceAll(dir + "/", "")}`);
+  return { t, cdna, problems: relative(problems.list), warnings: relative(problems.warnings) };
+}
+
+describe("genome files read on worker threads", () => {
+  it("give the same proteins, cDNA, loci, problems and warnings at any jobs, problems in reading order", async () => {
+    const one = await readAll(1);
+    // The order one thread reading the files in turn reports them: each file's reader's own
+    // problems as it meets them, the caller's about a record (an id used twice) once the reader
+    // hands that record over, so before the reader's problems in the records after it.
+    expect(one.problems).toEqual([
+      `p/AAAAA.fa:6: invalid character '*' in the sequence of "a3" (only letters are allowed)`,
+      `p/BBBBB.fa:4: invalid character '1' in the sequence of "a1" (only letters are allowed)`,
+      "p/BBBBB.fa:3: protein id a1 is used twice (first at p/AAAAA.fa:1)",
+      `p/BBBBB.fa:6: invalid character '2' in the sequence of "b2" (only letters are allowed)`,
+      "p/CCCCC.fa:0: proteome of CCCCC is missing",
+      `p/DDDDD.fa:3: duplicate id "d1" (first on line 1)`,
+      "c/AAAAA.fa:3: cDNA zz is not a protein of AAAAA",
+      "c/AAAAA.fa:5: cDNA a4 has characters other than nucleotides",
+      "c/BBBBB.fa:3: cDNA a1 is not a protein of BBBBB",
+      "g/AAAAA.gff:3: end 20 is before start 30",
+      "g/AAAAA.gff:2: b1 is a protein of another genome than AAAAA",
+    ]);
+    expect(one.t.count).toBe(9);
+    expect(one.t.genomeSize).toEqual([4, 3, 0, 2]);
+    expect(one.t.canonicalId.slice(0, 2)).toEqual(["a1", "P12345"]);
+    expect(one.t.aliases[1]).toEqual(["sp|P12345|KIN_AAAAA", "KIN_AAAAA"]);
+    expect(one.cdna).toEqual([["ACGT", "AAAA", "", ""], ["", "ACGU", ""], [], ["", "NNNN"]]);
+    expect(one.t.locus[0]).toEqual([10, 20, 1]);
+    expect(one.t.chromosome[8]).toBe("chrX");
+
+    for (const jobs of [2, 4]) {
+      const other = await readAll(jobs);
+      expect(other.problems).toEqual(one.problems);
+      expect(other.warnings).toEqual(one.warnings);
+      expect(other.cdna).toEqual(one.cdna);
+      const { byInputId, ...rest } = other.t;
+      const { byInputId: firstMap, ...firstRest } = one.t;
+      expect(rest).toEqual(firstRest);
+      expect([...byInputId]).toEqual([...firstMap]);
+    }
+  });
+});
