@@ -24,7 +24,7 @@ import { PAGE_ENTRIES, ROOT_ENTRIES } from "../release-format/directory.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
 import { readStageLines } from "../release-compiler/stages.js";
 import { LOAD_DERIVED_STAGE, SIDE_BY_SIDE_STAGE } from "../release-compiler/compile.js";
-import { RELATION_PARTS } from "../release-compiler/tasks.js";
+import { compilerSourceHash, RELATION_PARTS } from "../release-compiler/tasks.js";
 import { kib } from "./load.js";
 import { compileScratch, runMeasured } from "./measured-run.js";
 import { releaseSize } from "./release-size.js";
@@ -36,8 +36,11 @@ const INPUT = resolve(OUT, "sim2500-input");
 const RELEASE = resolve(OUT, "sim2500");
 const ORIGIN = "http://bench.local";
 
-/** What the kept release was built with: a change of any of it compiles again. */
-const stampSettings = () => ({ ...AT_SCALE, format: FORMAT_VERSION, layout: { ...LAYOUT, PAGE_ENTRIES, ROOT_ENTRIES }, relationParts: RELATION_PARTS, compile: COMPILE_FLAGS });
+/**
+ * What the kept release was built with: a change of any of it compiles again, the compiler's
+ * source included, so that its stage log (what Scale on paper projects from) is this code's.
+ */
+const stampSettings = () => ({ ...AT_SCALE, format: FORMAT_VERSION, layout: { ...LAYOUT, PAGE_ENTRIES, ROOT_ENTRIES }, relationParts: RELATION_PARTS, compile: COMPILE_FLAGS, compiler: compilerSourceHash() });
 /** How the release is compiled: the row engine's threads and memory. */
 const COMPILE_FLAGS = ["--jobs", "2", "--memory", "2g"];
 

@@ -217,8 +217,19 @@ function hashInputs(config: ReleaseConfig, options: ReleaseOptions): string {
   hash.update(`config ${JSON.stringify(config)}\n`);
   const paths = Object.values(config).flatMap((v) => (typeof v === "string" ? [v] : Array.isArray(v) ? v : []));
   for (const path of [...new Set(paths)].sort()) if (existsSync(path)) hashPath(hash, path, path);
-  for (const source of [COMPILER, FORMAT]) hashPath(hash, source, source, (file) => file.endsWith(".ts"));
+  hashCompilerSource(hash);
   return hash.digest("hex");
+}
+
+/** A hash of the compiler's own source: what a kept compile's figures (a benchmark's) were measured with. */
+export function compilerSourceHash(): string {
+  const hash = createHash("sha256");
+  hashCompilerSource(hash);
+  return hash.digest("hex").slice(0, 24);
+}
+
+function hashCompilerSource(hash: ReturnType<typeof createHash>): void {
+  for (const source of [COMPILER, FORMAT]) hashPath(hash, source, source, (file) => file.endsWith(".ts"));
 }
 
 const COMPILER = dirname(fileURLToPath(import.meta.url));
