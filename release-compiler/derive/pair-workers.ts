@@ -1,7 +1,7 @@
 /**
  * The pairs of the HOG families derived on `jobs` worker threads (pair-worker.ts), with
  * `--align-pairs` aligned there too, and appended there as relation rows (both directions)
- * into a database file of each worker's own (relationPartFile): appending to the row engine is
+ * into a database file of each worker's own (workerFile): appending to the row engine is
  * most of this work, DuckDB appends on the thread that calls it, and one engine per worker on
  * one thread of its own appends side by side (measured: two workers append 50 M rows in half
  * the time of one). The families go out in batches of about BATCH_WORK member pairs, to
@@ -13,7 +13,9 @@ import { join } from "node:path";
 import type { Worker } from "node:worker_threads";
 import { startWorker } from "../workers.js";
 import type { FamilyBuild } from "./hogs.js";
-import { relationPartFile } from "./relations.js";
+
+/** Worker `w`'s database file (0-based), in the folder it is given: the deriving task's, which keeps it. */
+const workerFile = (w: number) => `relations-${w + 1}.duckdb`;
 
 /** Member pairs (the sum of each family's members squared) a batch of families holds, about. */
 const BATCH_WORK = 4_000_000;
@@ -80,7 +82,7 @@ export async function deriveFamilyPairsInWorkers(families: FamilyBuild[], option
       keepWithin: options.keepWithin,
       keepBetween: options.keepBetween,
       measured: options.measured,
-      database: join(options.rows.folder, relationPartFile(w)),
+      database: join(options.rows.folder, workerFile(w)),
       spill: join(options.rows.scratch, `pair-worker-${w + 1}`),
       memoryBytes: Math.floor(options.rows.memoryBytes / count),
     } satisfies PairWorkerData),

@@ -20,9 +20,6 @@ const CODE = new Map<string, number>(REL_TYPES.map((t, i) => [t, i]));
 /** Mirrored type code, seen from the other protein (`1:n` ↔ `m:1`). */
 const MIRROR = [0, 2, 1, 3, 4, 5];
 
-/** The database files, besides the deriving task's own, that pair workers wrote relations into: in the task's folder. */
-export const relationPartFile = (worker: number) => `relations-${worker + 1}.duckdb`;
-
 /** The directed relations of one genome's proteins, sorted by (entry1, entry2); distance and score are NaN when unknown. */
 export interface GenomeRelations {
   firstEntry: number;
@@ -45,7 +42,7 @@ export interface StoredRelations {
   perGenome: Float64Array;
   /** Rows per genome of entry1 between two main isoforms: each genome's rows of the pairs table, so a part of them knows its first row. */
   mainPerGenome: Float64Array;
-  /** Database files in the deriving task's folder (relationPartFile) that hold more rows of the table, read with its own as one (engine.ts `attach`). */
+  /** Database files in the deriving task's folder (the pair workers', pair-workers.ts) that hold more rows of the table, read with its own as one (engine.ts `attach`). */
   parts: string[];
 }
 
@@ -79,7 +76,7 @@ interface RelationContext {
   sequenceOf?: (entry: number) => string;
   /** Worker threads that derive (and align) the family pairs; 1 derives them on this thread. */
   jobs?: number;
-  /** With several jobs: the folder where each worker keeps its database file (relationPartFile), its scratch folder, and the memory of each worker's engine. */
+  /** With several jobs: the folder where each pair worker keeps its database file, its scratch folder, and the memory of each worker's engine. */
   workerRows?: { folder: string; scratch: string; memoryBytes: number };
 }
 
