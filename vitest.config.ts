@@ -1,5 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { readFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { defineConfig } from "vitest/config";
 import { TEST_BUILD } from "./test/build-dir.js";
@@ -24,6 +25,9 @@ async function releaseFiles(request: Request): Promise<Response> {
 export default defineConfig({
   test: {
     globalSetup: ["test/global-setup.ts"],
+    // Vitest's default is one file fewer than the cores (so one at a time on two); most files wait
+    // on child processes, workerd or the network as often as they compute, so run one a core.
+    maxWorkers: availableParallelism(),
     reporters: ["default", "./test/summary-reporter.ts"],
     projects: [
       {

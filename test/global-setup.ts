@@ -7,9 +7,10 @@
  * - `bacteria3`, `primates`: the real releases, when ../shared/data is present;
  * - `orthofinder25`, `orthofinder31`: the two real OrthoFinder runs (2.5.x and 3.x layouts), likewise.
  */
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { promisify } from "node:util";
 import { compileRelease } from "../release-compiler/compile.js";
 import { DEMO } from "../release-compiler/local/start.js";
 import { simulateRelease } from "../release-compiler/simulate/simulate.js";
@@ -38,13 +39,21 @@ async function buildTestReleases(): Promise<void> {
   const reuse = process.env.ORTH_TEST_REUSE === "1" && existsSync(resolve(TEST_BUILD, "demo/manifest.json"));
   if (!reuse) rmSync(TEST_BUILD, { recursive: true, force: true });
   rmSync(resolve(TEST_BUILD, "worker"), { recursive: true, force: true });
-  execFileSync(resolve(ROOT, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", resolve(TEST_BUILD, "worker")], {
+  const bundle = promisify(execFile)(resolve(ROOT, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", resolve(TEST_BUILD, "worker")], {
     cwd: ROOT,
-    stdio: "pipe",
     env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
   });
+  if (reuse) {
+    await bundle;
+    return;
+  }
+  // Two lanes side by side (the compiles are independent, and each leaves a core idle part of the
+  // time): the simulated and demo releases, and the real ones.
+  warnWithoutSharedData("the tests on the real bacteria3, primates-chr12 and OrthoFinder releases");
+  await Promise.all([bundle, buildSimulatedReleases(), hasSharedData ? buildRealReleases() : undefined]);
+}
 
-  if (reuse) return;
+async function buildSimulatedReleases(): Promise<void> {
   const simInput = resolve(TEST_BUILD, "sim-input");
   await simulateRelease({ out: simInput, ...SIMULATED });
   await compileRelease(resolve(simInput, "release.json"), resolve(TEST_BUILD, "sim"));
@@ -56,12 +65,11 @@ async function buildTestReleases(): Promise<void> {
   const demoInput = resolve(TEST_BUILD, "demo-input");
   await simulateRelease({ out: demoInput, ...DEMO });
   await compileRelease(resolve(demoInput, "release.json"), resolve(TEST_BUILD, "demo"));
+}
 
-  warnWithoutSharedData("the tests on the real bacteria3, primates-chr12 and OrthoFinder releases");
-  if (hasSharedData) {
-    await compileRelease(resolve(ROOT, "test/fixtures/bacteria3.release.json"), resolve(TEST_BUILD, "bacteria3"));
-    await compileRelease(resolve(ROOT, "test/fixtures/primates-chr12.release.json"), resolve(TEST_BUILD, "primates"));
-    await compileRelease(resolve(ROOT, "test/fixtures/orthofinder-mycoplasma-2.5.release.json"), resolve(TEST_BUILD, "orthofinder25"));
-    await compileRelease(resolve(ROOT, "test/fixtures/orthofinder-mycoplasmoides-3.1.release.json"), resolve(TEST_BUILD, "orthofinder31"));
-  }
+async function buildRealReleases(): Promise<void> {
+  await compileRelease(resolve(ROOT, "test/fixtures/bacteria3.release.json"), resolve(TEST_BUILD, "bacteria3"));
+  await compileRelease(resolve(ROOT, "test/fixtures/primates-chr12.release.json"), resolve(TEST_BUILD, "primates"));
+  await compileRelease(resolve(ROOT, "test/fixtures/orthofinder-mycoplasma-2.5.release.json"), resolve(TEST_BUILD, "orthofinder25"));
+  await compileRelease(resolve(ROOT, "test/fixtures/orthofinder-mycoplasmoides-3.1.release.json"), resolve(TEST_BUILD, "orthofinder31"));
 }
