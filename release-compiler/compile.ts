@@ -381,7 +381,7 @@ async function deriveRelease(
   stage.done("proteomes, cDNA, loci, isoforms");
 
   const orthoFinderHogs = orthoFinder && (await readOrthoFinderHogs(orthoFinder, config.hogReleaseLetter ?? "", proteins, problems));
-  const { families, hogIds } = orthoFinderHogs ?? (await readHogFamilies(config.hogs!, config.hogReleaseLetter ?? "", taxonomy, proteins, problems));
+  const { families, hogIds } = orthoFinderHogs ?? (await readHogFamilies(config.hogs!, config.hogReleaseLetter ?? "", taxonomy, proteins, problems, { jobs }));
   const places = familyPlaces(families, taxonomy, proteins);
   stage.done("HOGs");
   chooseMainIsoforms(proteins, (e) => places.family[e - 1] > 0, config.isoforms ?? "isoforms", problems);

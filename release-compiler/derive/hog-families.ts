@@ -1,13 +1,26 @@
 /**
  * The HOG families of the orthoXML, read one top-level group at a time, and where each
  * protein stands in them.
+ *
+ * With several jobs, worker threads parse the families and build them (hog-run-worker.ts),
+ * runs of whole top-level groups cut from the file by this thread (readers/orthoxml-runs.ts)
+ * and taken back in document order. That reading stands only for inputs without a problem or
+ * warning: a run the workers cannot read cleanly, or a protein in two runs' families, and the
+ * file is read again on this thread, so that problems are reported as one reading gives them.
  */
+import { Problems } from "../problems.js";
 import { lineage } from "../../release-format/taxonomy.js";
-import type { Problems } from "../problems.js";
-import { readOrthoXml } from "../readers/orthoxml.js";
+import { parseOrthoXmlRun, readOrthoXml, type KnownHeader, type OrthoXmlHeader } from "../readers/orthoxml.js";
+import { groupRuns } from "../readers/orthoxml-runs.js";
+import { runTasksInOrder } from "../workers.js";
 import { buildFamily, familyHogIds, orthoXmlTaxonNames, type FamilyBuild } from "./hogs.js";
 import type { ProteinTable } from "./proteins.js";
 import type { TaxonomyBuild } from "./taxonomy.js";
+
+/** Proteins from which the families are read on worker threads when there are several jobs. */
+export const HOGS_ON_WORKERS_PROTEINS = 100_000;
+/** Characters of orthoXML a worker parses at a time (a run of whole families). */
+const RUN_CHARS = 1 << 20;
 
 export interface HogFamilies {
   families: FamilyBuild[];
@@ -22,11 +35,42 @@ export async function readHogFamilies(
   taxonomy: TaxonomyBuild,
   proteins: ProteinTable,
   problems: Problems,
-): Promise<HogFamilies> {
-  const families: FamilyBuild[] = [];
+  options: { jobs?: number; onWorkers?: boolean; runChars?: number } = {},
+): Promise<HogFamilies & { onWorkers: boolean }> {
+  const jobs = options.jobs ?? 1;
+  const onWorkers = options.onWorkers ?? (jobs > 1 && proteins.count >= HOGS_ON_WORKERS_PROTEINS);
+  const read = onWorkers ? await familiesOnWorkers(file, hogPrefix, taxonomy, proteins, Math.max(jobs, 1), options.runChars ?? RUN_CHARS) : undefined;
+  const families = read ?? (await familiesHere(file, hogPrefix, taxonomy, proteins, problems));
+  const hogIds = new Map<string, number>();
+  for (const f of families) {
+    for (const id of familyHogIds(f)) {
+      const other = hogIds.get(id);
+      if (other !== undefined) problems.report(file, 0, `HOG id ${id} is used by two families (${families[other - 1].rootId}, ${f.rootId})`);
+      hogIds.set(id, f.index);
+    }
+  }
+  // onWorkers: whether worker threads read them (else this thread did, reporting every problem).
+  return { families, hogIds, onWorkers: read !== undefined };
+}
+
+/** The genes of the header mapped to entries (a protein not in the proteomes is a problem), and its taxon names. */
+function headerGenes(header: OrthoXmlHeader, file: string, proteins: ProteinTable, problems: Problems) {
   const entryOfGene = new Map<string, number>();
+  for (const sp of header.species) {
+    for (const gene of sp.genes) {
+      const entry = proteins.byInputId.get(gene.protId);
+      if (entry === undefined) problems.report(file, gene.line, `protein ${gene.protId} of the HOGs is not in the proteomes`);
+      else entryOfGene.set(gene.id, entry);
+    }
+  }
+  return { entryOfGene, taxonNames: orthoXmlTaxonNames(header.taxonomy) };
+}
+
+/** One reading on this thread, reporting every problem as it comes. */
+async function familiesHere(file: string, hogPrefix: string, taxonomy: TaxonomyBuild, proteins: ProteinTable, problems: Problems): Promise<FamilyBuild[]> {
+  const families: FamilyBuild[] = [];
+  let genes = { entryOfGene: new Map<string, number>(), taxonNames: new Map<string, string>() };
   const inFamily = new Map<number, string>();
-  let taxonNames = new Map<string, string>();
   await readOrthoXml(
     file,
     problems,
@@ -34,9 +78,9 @@ export async function readHogFamilies(
       const family = buildFamily(root, families.length + 1, {
         taxonomy,
         prefix: hogPrefix,
-        entryOfGene: (id) => entryOfGene.get(id),
+        entryOfGene: (id) => genes.entryOfGene.get(id),
         genomeOf: (entry) => proteins.genome[entry - 1],
-        taxonNames,
+        taxonNames: genes.taxonNames,
         file,
         problems,
       });
@@ -50,25 +94,117 @@ export async function readHogFamilies(
     },
     // The species and taxonomy blocks precede <groups>: map genes to entries before any family.
     (header) => {
-      for (const sp of header.species) {
-        for (const gene of sp.genes) {
-          const entry = proteins.byInputId.get(gene.protId);
-          if (entry === undefined) problems.report(file, gene.line, `protein ${gene.protId} of the HOGs is not in the proteomes`);
-          else entryOfGene.set(gene.id, entry);
-        }
-      }
-      taxonNames = orthoXmlTaxonNames(header.taxonomy);
+      genes = headerGenes(header, file, proteins, problems);
     },
   );
-  const hogIds = new Map<string, number>();
-  for (const f of families) {
-    for (const id of familyHogIds(f)) {
-      const other = hogIds.get(id);
-      if (other !== undefined) problems.report(file, 0, `HOG id ${id} is used by two families (${families[other - 1].rootId}, ${f.rootId})`);
-      hogIds.set(id, f.index);
-    }
-  }
-  return { families, hogIds };
+  return families;
+}
+
+/** What a worker of hog-run-worker.ts is given once. */
+export interface HogRunContext {
+  file: string;
+  prefix: string;
+  taxonomy: TaxonomyBuild;
+  /** Genome index of entry - 1. */
+  genome: number[];
+  entryOfGene: Map<string, number>;
+  taxonNames: Map<string, string>;
+  taxa: Set<string>;
+  externalTaxonomy: boolean;
+}
+
+/** A run of whole top-level groups, its first family's index. */
+export interface HogRunTask {
+  text: string;
+  first: number;
+}
+
+/** A run's families, or null when reading it gave a problem or a warning (or declared genes or taxa of its own). */
+export async function readHogRun(context: HogRunContext, task: HogRunTask): Promise<FamilyBuild[] | null> {
+  const problems = new Problems();
+  const families: FamilyBuild[] = [];
+  // Every gene of a clean header has an entry: its map is the header's gene ids.
+  const known: KnownHeader = { genes: context.entryOfGene, taxa: context.taxa, externalTaxonomy: context.externalTaxonomy };
+  const ctx = {
+    taxonomy: context.taxonomy,
+    prefix: context.prefix,
+    entryOfGene: (id: string) => context.entryOfGene.get(id),
+    genomeOf: (entry: number) => context.genome[entry - 1],
+    taxonNames: context.taxonNames,
+    file: context.file,
+    problems,
+  };
+  const header = await parseOrthoXmlRun(task.text, context.file, known, problems, (root) => {
+    const family = buildFamily(root, task.first + families.length, ctx);
+    if (family) families.push(family);
+  });
+  const clean = problems.count === 0 && problems.warnings.length === 0 && header.species.length === 0 && header.taxonomy.length === 0;
+  return clean ? families : null;
+}
+
+/**
+ * The families read on `jobs` worker threads, or undefined when the file has anything to report
+ * (nothing is reported here: the caller reads it again on its own thread).
+ */
+async function familiesOnWorkers(file: string, prefix: string, taxonomy: TaxonomyBuild, proteins: ProteinTable, jobs: number, runChars: number): Promise<FamilyBuild[] | undefined> {
+  const quiet = new Problems();
+  const families: FamilyBuild[] = [];
+  let clean = true;
+  let header: OrthoXmlHeader | undefined;
+  await readOrthoXml(
+    file,
+    quiet,
+    () => {
+      clean = false; // no family reaches here: the groups are read apart
+    },
+    (h) => {
+      header = h;
+    },
+    async (rest) => {
+      if (!header || quiet.count > 0 || quiet.warnings.length > 0 || !header.rootName) return void (clean = false);
+      const { entryOfGene, taxonNames } = headerGenes(header, file, proteins, quiet);
+      if (quiet.count > 0) return void (clean = false);
+      const taxa = new Set<string>();
+      const visit = (t: { id: string; children: Array<{ id: string; children: unknown[] }> }): void => {
+        taxa.add(t.id);
+        t.children.forEach((c) => visit(c as typeof t));
+      };
+      header.taxonomy.forEach(visit);
+      const context: HogRunContext = { file, prefix, taxonomy, genome: proteins.genome, entryOfGene, taxonNames, taxa, externalTaxonomy: header.externalTaxonomy ?? false };
+      const inFamily = new Set<number>();
+      const expected: number[] = [];
+      let first = 1;
+      let ended = false;
+      const rootName = header.rootName;
+      async function* tasks(): AsyncGenerator<HogRunTask> {
+        for await (const run of groupRuns(rest, rootName, runChars)) {
+          if (!clean) return; // read again on one thread: no use cutting further
+          if (typeof run === "boolean") {
+            ended = run;
+            return;
+          }
+          expected.push(run.groups);
+          yield { text: run.text, first };
+          first += run.groups;
+        }
+      }
+      const take = (read: FamilyBuild[] | null) => {
+        const groups = expected.shift();
+        if (!clean) return;
+        if (read === null || read.length !== groups) return void (clean = false);
+        for (const family of read) {
+          for (const entry of family.members) {
+            if (inFamily.has(entry)) return void (clean = false); // a protein in two families: told on one thread
+            inFamily.add(entry);
+          }
+          families.push(family);
+        }
+      };
+      await runTasksInOrder(tasks(), take, { module: new URL("./hog-run-worker.ts", import.meta.url), jobs, workerData: context, here: (task) => readHogRun(context, task) });
+      if (!ended) clean = false;
+    },
+  );
+  return clean && quiet.count === 0 && quiet.warnings.length === 0 ? families : undefined;
 }
 
 /** Per entry - 1: family index (0 = none), own HOG id ("" = none), lineage levels the family spans. */

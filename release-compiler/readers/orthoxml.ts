@@ -4,18 +4,36 @@
  * the caller never holds every HOG at once. Elements are matched by local name (a default
  * namespace or an `ox:` prefix both work). No DTD or entity is processed beyond the XML
  * builtins (`strictEntities`), and sax never fetches anything.
+ *
+ * With `groupsApart`, the reader stops at `<groups>` and hands the text after it to the caller
+ * (readers/orthoxml-runs.ts cuts it into runs of families that worker threads parse with
+ * `parseOrthoXmlRun`, knowing the header's ids).
  */
 import sax from "sax";
 import type { HogXmlGroup, HogXmlNode, OrthoXmlGene, OrthoXmlSpecies, OrthoXmlTaxon } from "../inputs.js";
 import type { Problems } from "../problems.js";
 import { fileLabel, ioMessage, openText } from "./lines.js";
 
-interface OrthoXmlHeader {
+export interface OrthoXmlHeader {
   species: OrthoXmlSpecies[];
   taxonomy: OrthoXmlTaxon[];
   /** `version` attribute of the root element. */
   version?: string;
+  /** The root element's name as written (`orthoXML`, `ox:orthoXML`). */
+  rootName?: string;
+  /** `<ncbitaxonomy>` (0.4): group taxonIds are NCBI ids, not ids of `<taxon>` elements. */
+  externalTaxonomy?: boolean;
 }
+
+/** What a run of families parsed apart from its document knows of the document's header. */
+export interface KnownHeader {
+  genes: ReadonlySet<string> | ReadonlyMap<string, unknown>;
+  taxa: ReadonlySet<string>;
+  externalTaxonomy: boolean;
+}
+
+type OnFamily = (root: HogXmlNode, index: number) => void | Promise<void>;
+type OnHeader = (header: OrthoXmlHeader) => void | Promise<void>;
 
 type Frame =
   | { role: "root" | "taxonomy" | "groups" | "other" }
@@ -30,20 +48,60 @@ const localName = (name: string) => name.slice(name.indexOf(":") + 1);
 export async function readOrthoXml(
   path: string,
   problems: Problems,
-  onFamily: (root: HogXmlNode, index: number) => void | Promise<void>,
+  onFamily: OnFamily,
   /**
    * Called once with the complete header (species, genes, taxonomy) when `<groups>` opens, so
    * before the first family; at the end of the document when there is no `<groups>`.
    */
-  onHeader?: (header: OrthoXmlHeader) => void | Promise<void>,
+  onHeader?: OnHeader,
+  /**
+   * Read the groups apart: the reader stops at `<groups>` (after onHeader) and hands this the
+   * text after the tag, the rest of that chunk and the chunks after it; the families are its own.
+   */
+  groupsApart?: (rest: AsyncIterable<string>) => Promise<void>,
 ): Promise<OrthoXmlHeader> {
-  const file = fileLabel(path);
+  let stream: Awaited<ReturnType<typeof openText>>;
+  try {
+    stream = await openText(path);
+  } catch (err) {
+    problems.report(fileLabel(path), 0, ioMessage(err));
+    return { species: [], taxonomy: [] };
+  }
+  try {
+    return await parseOrthoXml(stream, fileLabel(path), problems, onFamily, onHeader, { groupsApart });
+  } finally {
+    stream.destroy();
+  }
+}
+
+/**
+ * One run of top-level groups cut from a document's `<groups>` (on a worker thread), parsed as
+ * the document's reader parses them, given the header's gene and taxon ids. What it returns as
+ * its header is what the run declared itself (nothing, in a run of a well-made file).
+ */
+export function parseOrthoXmlRun(run: string, file: string, known: KnownHeader, problems: Problems, onFamily: OnFamily): Promise<OrthoXmlHeader> {
+  return parseOrthoXml([`<orthoXML><groups>${run}</groups></orthoXML>`], file, problems, onFamily, undefined, { known });
+}
+
+async function parseOrthoXml(
+  source: AsyncIterable<string> | Iterable<string>,
+  file: string,
+  problems: Problems,
+  onFamily: OnFamily,
+  onHeader: OnHeader | undefined,
+  options: { known?: KnownHeader; groupsApart?: (rest: AsyncIterable<string>) => Promise<void> },
+): Promise<OrthoXmlHeader> {
   const header: OrthoXmlHeader = { species: [], taxonomy: [] };
   const geneLine = new Map<string, number>();
   const refLine = new Map<string, number>();
   const taxonLine = new Map<string, number>();
   /** `<ncbitaxonomy>` (0.4): group taxonIds are NCBI ids, not ids of `<taxon>` elements. */
-  let externalTaxonomy = false;
+  let externalTaxonomy = options.known?.externalTaxonomy ?? false;
+  const knownGene = (id: string) => geneLine.has(id) || options.known?.genes.has(id) === true;
+  /** Taxon ids a group's taxonId may name: the header's, or of the document a run was cut from. */
+  const taxa: ReadonlySet<string> | ReadonlyMap<string, number> = options.known?.taxa ?? taxonLine;
+  /** With groupsApart: where the text after `<groups>` starts (characters from the start); the parser is done then. */
+  let apartAt = -1;
   const stack: Frame[] = [];
   /** Families closed (and the header, once) waiting to be handed over, in document order. */
   const ready: Array<[HogXmlNode, number] | "header"> = [];
@@ -57,6 +115,7 @@ export async function readOrthoXml(
   const parser = sax.parser(true, { xmlns: false, position: true, strictEntities: true } as sax.SAXOptions);
 
   parser.onerror = (err) => {
+    if (apartAt >= 0) return; // the rest of the chunk after <groups> is the caller's to read
     if (!failed) {
       const first = err.message.split("\n")[0];
       report(parser.line + 1, `not well-formed XML: ${first} (column ${parser.column})`);
@@ -68,7 +127,7 @@ export async function readOrthoXml(
   };
 
   parser.onopentag = (tag) => {
-    if (failed) return;
+    if (failed || apartAt >= 0) return;
     const t = tag as sax.Tag;
     const name = localName(t.name);
     const attrs: Record<string, string> = {};
@@ -84,6 +143,7 @@ export async function readOrthoXml(
         return;
       }
       if (attrs.version !== undefined) header.version = attrs.version;
+      header.rootName = t.name;
       stack.push({ role: "root" });
       return;
     }
@@ -137,6 +197,7 @@ export async function readOrthoXml(
         return;
       case "ncbitaxonomy":
         externalTaxonomy = true;
+        header.externalTaxonomy = true;
         stack.push({ role: "ignore" });
         return;
       case "taxon": {
@@ -160,6 +221,7 @@ export async function readOrthoXml(
         if (!headerQueued) ready.push("header");
         headerQueued = true;
         stack.push({ role: "groups" });
+        if (options.groupsApart && !t.isSelfClosing) apartAt = parser.position;
         return;
       case "orthologGroup":
       case "paralogGroup": {
@@ -172,7 +234,7 @@ export async function readOrthoXml(
         if (attrs.id !== undefined) node.id = attrs.id;
         if (attrs.taxonId !== undefined) {
           node.taxonId = attrs.taxonId;
-          if (taxonLine.size > 0 && !externalTaxonomy && !taxonLine.has(attrs.taxonId)) {
+          if (taxa.size > 0 && !externalTaxonomy && !taxa.has(attrs.taxonId)) {
             report(line, `taxonId ${attrs.taxonId} of <${name}> is not a taxon id of <taxonomy>`);
           }
         }
@@ -191,7 +253,7 @@ export async function readOrthoXml(
           report(line, "<geneRef> without an id attribute");
           return;
         }
-        if (!geneLine.has(ref)) {
+        if (!knownGene(ref)) {
           report(line, `unknown geneRef id ${ref}`);
           return;
         }
@@ -228,7 +290,7 @@ export async function readOrthoXml(
   };
 
   parser.onclosetag = () => {
-    if (failed) return;
+    if (failed || apartAt >= 0) return;
     const frame = stack.pop();
     if (!frame || frame.role !== "group") return;
     const parent = stack[stack.length - 1];
@@ -244,16 +306,8 @@ export async function readOrthoXml(
     }
   };
 
-  let stream: Awaited<ReturnType<typeof openText>>;
-  try {
-    stream = await openText(path);
-  } catch (err) {
-    report(0, ioMessage(err));
-    return header;
-  }
-
   // Feed sax chunk by chunk; between chunks deliver (and await) the families that closed, in order.
-  // for-await does not read the next chunk before the loop body is done: that is the backpressure.
+  // The next chunk is not read before they are delivered: that is the backpressure.
   const deliver = async () => {
     for (const item of ready.splice(0)) {
       try {
@@ -264,11 +318,25 @@ export async function readOrthoXml(
       }
     }
   };
+  const chunks = (Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]()) as AsyncIterator<string>;
+  /** Characters written to the parser before the current chunk. */
+  let fed = 0;
   try {
-    for await (const chunk of stream) {
-      parser.write(chunk as string);
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+      const chunk = next.value;
+      parser.write(chunk);
       if (failed) break;
       await deliver();
+      if (apartAt >= 0) {
+        const from = apartAt - fed;
+        const rest = async function* (): AsyncGenerator<string> {
+          yield chunk.slice(from);
+          for (let more = await chunks.next(); !more.done; more = await chunks.next()) yield more.value;
+        };
+        await options.groupsApart!(rest());
+        return header;
+      }
+      fed += chunk.length;
     }
     if (!failed) {
       parser.close();
@@ -281,8 +349,6 @@ export async function readOrthoXml(
     if (!isIoError(err)) throw err;
     report(parser.line + 1, ioMessage(err));
     failed = true;
-  } finally {
-    stream.destroy();
   }
   if (!sawRoot && !failed) report(0, "empty file: no <orthoXML> root element");
   return header;
