@@ -164,12 +164,8 @@ async function familiesOnWorkers(file: string, prefix: string, taxonomy: Taxonom
       if (!header || quiet.count > 0 || quiet.warnings.length > 0 || !header.rootName) return void (clean = false);
       const { entryOfGene, taxonNames } = headerGenes(header, file, proteins, quiet);
       if (quiet.count > 0) return void (clean = false);
-      const taxa = new Set<string>();
-      const visit = (t: { id: string; children: Array<{ id: string; children: unknown[] }> }): void => {
-        taxa.add(t.id);
-        t.children.forEach((c) => visit(c as typeof t));
-      };
-      header.taxonomy.forEach(visit);
+      // A clean header's taxon ids are its names' keys (an id missing or given twice is a problem).
+      const taxa = new Set(taxonNames.keys());
       const context: HogRunContext = { file, prefix, taxonomy, genome: proteins.genome, entryOfGene, taxonNames, taxa, externalTaxonomy: header.externalTaxonomy ?? false };
       const inFamily = new Set<number>();
       const expected: number[] = [];
