@@ -21,7 +21,6 @@ export interface GroupRun {
 /** The run of `<groups>` next, or the end: `true` when the document ended as expected, `false` when cutting gave up. */
 export type RunOrEnd = GroupRun | boolean;
 
-const LT = 60; // <
 const GT = 62; // >
 const SLASH = 47;
 /** The rest of a start tag, to its `>`: attribute values may hold `>`. */
