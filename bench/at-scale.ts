@@ -222,6 +222,10 @@ export async function atScaleBenchmark(log: (line: string) => void): Promise<str
     `Release: \`npm run simulate -- --genomes ${AT_SCALE.genomes} --families ${AT_SCALE.families} --seed ${AT_SCALE.seed}\` (families born inside clades), compiled by \`npm run compile -- ${COMPILE_FLAGS.join(" ")}\` in ${(compile.seconds / 60).toFixed(1)} min at a peak RSS of ${(compile.peakMb / 1024).toFixed(1)} GB${compile.tempMb !== undefined ? ` and ${(compile.tempMb / 1024).toFixed(1)} GiB of temp disk` : ""} (its stage log beside the release, build/bench/sim2500.log): ${m.counts.genomes.toLocaleString("en")} genomes, ${m.counts.proteins.toLocaleString("en")} proteins, ${m.counts.families.toLocaleString("en")} HOG families, ${m.tables.pairs.rows.toLocaleString("en")} pair rows.`,
     "",
     `- **Layout**: manifest ${size.manifestBytes} B, header ${kib(size.headerBytes)}, ${size.packs} packs, ${(size.packBytes / 2 ** 30).toFixed(2)} GiB, ${size.chunks.toLocaleString("en")} chunks; deepest tree ${deepest} (${size.trees.filter((t) => t.depth === deepest).map((t) => t.name).join(", ")}).`,
+    `- **Slotted trees** (no directory page at any size; FORMAT.md, "Slotted trees"): ${size.trees
+      .filter((t) => t.slotted)
+      .map((t) => `${t.name} ${t.chunks.toLocaleString("en")} chunks in ${t.slotted!.runs} runs of up to ${t.slotted!.largestRun}, ${kib(t.chunkBytes)} of slots for ${kib(t.slotted!.contentBytes)} of chunks (+${(100 * (t.chunkBytes / t.slotted!.contentBytes - 1)).toFixed(1)}%: length, Merkle path, padding)`)
+      .join("; ")}.`,
     `- **Pair rows**: ${pairs.pairRowsPerProtein.toFixed(1)} per protein and ${pairs.perGenomePair.mean.toFixed(1)} ortholog rows per ordered genome pair (median ${pairs.perGenomePair.median}, max ${pairs.perGenomePair.max}; primates-chr12: 2.94 pair rows per protein, 284 ortholog rows per genome pair, median 117; \`tsx release-compiler/simulate/pair-stats.ts DIR\`).`,
     ...pages.map(
       ({ list, control, whole }) =>

@@ -13,9 +13,10 @@
  * each), only the largest is kept (the scale projection reads it). `BENCH_COMPILE_QUICK=1` runs 20k and 60k proteins instead, to try it fast.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
+import { Unpackr } from "msgpackr";
+import { openReleaseFolder, readManifestFile } from "../release-compiler/local/folder-storage.js";
 import { readStageLines } from "../release-compiler/stages.js";
 import { compileScratch, runMeasured } from "./measured-run.js";
 import { releaseSize } from "./release-size.js";
@@ -175,15 +176,14 @@ async function measureCompile(size: Size, input: string, compiler: Compiler, log
   // The compile's own log: time, heap and RSS after each stage.
   writeFileSync(`${out}.log`, run.output);
   if (run.code !== 0) throw new Error(`compile of ${size.label} (${name}) failed (${run.code}):\n${run.output}`);
-  const release = await openReleaseFolder(out);
-  const { manifest } = release;
-  const folder = await releaseSize(out, release);
+  // The compiler before the engine writes an older format, which this code's reader refuses: sized from its files alone.
+  const { proteins, pairRows, ...folder } = compiler === "before" ? formatFreeSize(out) : await currentSize(out);
   const m: Measurement = {
     label: size.label,
     compiler: name,
     dir: out,
-    proteins: manifest.counts.proteins,
-    pairRows: manifest.tables.pairs.rows,
+    proteins,
+    pairRows,
     seconds: run.seconds,
     peakRssMb: run.peakKb / 1024,
     tempBytes: run.peakScratchBytes,
@@ -211,6 +211,28 @@ function beforeCheckout(log: (line: string) => void): string {
   return BEFORE_CHECKOUT;
 }
 
+/** A release of this format: its trees walked (release-size.ts). */
+async function currentSize(out: string) {
+  const release = await openReleaseFolder(out);
+  const size = await releaseSize(out, release);
+  return { ...size, proteins: release.manifest.counts.proteins, pairRows: release.manifest.tables.pairs.rows };
+}
+
+/**
+ * A release of any format since 4 from its files: the manifest (JSON, with the counts and the
+ * header's ref) and the header (a msgpack chunk naming the tables), the packs from the folder.
+ * Its chunks and depth are not counted (NaN): that needs its format's trees.
+ */
+function formatFreeSize(out: string) {
+  const file = readManifestFile(out) as unknown as { counts: { proteins: number }; header: [string, number, number, string] };
+  const [pack, offset, length] = file.header;
+  const header = new Unpackr({ useRecords: true }).unpack(readFileSync(resolve(out, "packs", `${pack}.pack`)).subarray(offset, offset + length)) as { tables: { pairs: { rows: number } } };
+  const packs = readdirSync(resolve(out, "packs")).filter((f) => f.endsWith(".pack"));
+  const manifestBytes = statSync(resolve(out, "manifest.json")).size;
+  const packBytes = packs.reduce((n, f) => n + statSync(resolve(out, "packs", f)).size, 0);
+  return { proteins: file.counts.proteins, pairRows: header.tables.pairs.rows, bytes: packBytes + manifestBytes, packs: packs.length, chunks: NaN, manifestBytes, headerBytes: length, maxDepth: NaN };
+}
+
 /** Two release folders hold the same release: the same manifest bytes (which name the header by its hash, and so every chunk). */
 function sameRelease(a: string, b: string): boolean {
   return readFileSync(resolve(a, "manifest.json")).equals(readFileSync(resolve(b, "manifest.json")));
@@ -220,7 +242,7 @@ function report(results: Measurement[], sideBySide: Measurement[], same: boolean
   const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
   const row = (m: Measurement) =>
     `| ${m.proteins.toLocaleString("en-US")} (${m.label}) | ${m.compiler} | ${m.seconds.toFixed(0)} s | ${(m.proteins / m.seconds).toFixed(0)} | ` +
-    `${m.peakRssMb.toFixed(0)} MB | ${mb(m.tempBytes)} MB | ${mb(m.bytes)} MB | ${m.packs.toLocaleString("en-US")} | ${m.chunks.toLocaleString("en-US")} | ${m.manifestBytes} B | ${(m.headerBytes / 1e3).toFixed(1)} kB | ${m.maxDepth} |`;
+    `${m.peakRssMb.toFixed(0)} MB | ${mb(m.tempBytes)} MB | ${mb(m.bytes)} MB | ${m.packs.toLocaleString("en-US")} | ${Number.isNaN(m.chunks) ? "–" : m.chunks.toLocaleString("en-US")} | ${m.manifestBytes} B | ${(m.headerBytes / 1e3).toFixed(1)} kB | ${Number.isNaN(m.maxDepth) ? "–" : m.maxDepth} |`;
   const header = ["| proteins | compiler | wall | proteins/s | peak RSS | temp disk | output | packs | chunks | manifest | header | depth |", "|---|---|---|---|---|---|---|---|---|---|---|---|"];
   const [engine2, engine1, before] = sideBySide;
   const lines = [

@@ -1,15 +1,16 @@
 /**
- * What a compiled release folder (format 4) is made of, for the benchmarks that report sizes
+ * What a compiled release folder is made of, for the benchmarks that report sizes
  * (compile, scale, search, costs) and the serve mix's read bounds: its packs, manifest and
  * header, and per tree (table or index) its depth, data chunks and directory pages, found by
  * walking the trees from their roots in the header (release-format/directory.ts), reading the
  * pages as the worker reads them. The one place the benchmarks size a release.
  */
-import { readdirSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { openReleaseFolder, readManifestFile } from "../release-compiler/local/folder-storage.js";
-import { releaseTrees, walkTree } from "../release-format/directory.js";
-import type { ChunkRef, ChunkTree, DirectoryPage } from "../release-format/format.js";
+import { releaseTrees, runChunks, walkTree } from "../release-format/directory.js";
+import { packKey, type ChunkRef, type ChunkTree, type DirectoryPage } from "../release-format/format.js";
+import { SLOT_LENGTH_BYTES } from "../release-format/slots.js";
 import type { Release } from "../src/release/release.js";
 
 /** The chunks of one tree: its level-0 entries in key order, and the directory pages below the root. */
@@ -25,6 +26,16 @@ export interface TreeChunks<Start extends number | string = number | string> {
 
 /** Walks a tree, reading its directory pages through the release (checked, cached). */
 export async function treeChunks<Start extends number | string>(release: Release, tree: ChunkTree<Start>): Promise<TreeChunks<Start>> {
+  if (tree.slotted) {
+    // A slotted tree's chunks cover `stride` keys each, run after run (release-format/slots.ts).
+    const refs: ChunkRef[] = [];
+    await walkTree(tree, async () => tree.root, (ref) => void refs.push(ref));
+    const starts: number[] = [];
+    tree.root.starts.forEach((start, i) => {
+      for (let j = 0; j < runChunks(tree, i); j++) starts.push((start as number) + j * tree.slotted!.stride);
+    });
+    return { depth: 1, starts: starts as Start[], refs, pages: [] };
+  }
   // walkTree reads pages depth first in key order, so the level-0 pages come in key order.
   const leaves: Array<DirectoryPage<Start>> = tree.root.level === 0 ? [tree.root] : [];
   const pages: ChunkRef[] = [];
@@ -74,6 +85,8 @@ export interface TreeSize {
   pageEntries: number;
   /** Data chunks and pages. */
   bytes: number;
+  /** A slotted tree: its runs, the most slots in one, and the bytes of its chunks alone (their slots less length, Merkle path and padding). */
+  slotted?: { runs: number; largestRun: number; contentBytes: number };
 }
 
 export interface ReleaseSize {
@@ -110,7 +123,12 @@ export async function releaseSize(dir: string, release?: Release): Promise<Relea
     // Entries below the root: every data chunk and page but those the root lists.
     const pageEntries = t.refs.length + t.pages.length - tree.root.starts.length;
     const size = { chunkBytes: sum(t.refs), pageBytes: sum(t.pages) };
-    trees.push({ name, depth: tree.depth, rootEntries: tree.root.starts.length, chunks: t.refs.length, pages: t.pages.length, pageEntries, ...size, bytes: size.chunkBytes + size.pageBytes });
+    const slotted = tree.slotted && {
+      runs: tree.root.starts.length,
+      largestRun: Math.max(...tree.root.starts.map((_, i) => runChunks(tree, i))),
+      contentBytes: t.refs.reduce((n, ref) => n + slotContentBytes(dir, ref), 0),
+    };
+    trees.push({ name, depth: tree.depth, rootEntries: tree.root.starts.length, chunks: t.refs.length, pages: t.pages.length, pageEntries, ...size, bytes: size.chunkBytes + size.pageBytes, ...(slotted ? { slotted } : {}) });
   }
   return {
     name: file.name,
@@ -124,6 +142,18 @@ export async function releaseSize(dir: string, release?: Release): Promise<Relea
     maxDepth: Math.max(...trees.map((t) => t.depth)),
     trees,
   };
+}
+
+/** The length of the chunk in a slot (release-format/slots.ts), from the slot's prefix in its pack file. */
+function slotContentBytes(dir: string, [pack, offset]: ChunkRef): number {
+  const fd = openSync(resolve(dir, packKey(pack)), "r");
+  try {
+    const prefix = Buffer.alloc(SLOT_LENGTH_BYTES);
+    readSync(fd, prefix, 0, SLOT_LENGTH_BYTES, offset);
+    return prefix.readUInt32BE(0);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A tree of a release by name (`tables.proteins`, …); undefined when the release has none (optional tables). */

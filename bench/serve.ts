@@ -37,6 +37,7 @@ import { createBlobCache, MAX_CACHED_BYTES } from "../src/release/blob-cache.js"
 import type { Release } from "../src/release/release.js";
 import type { ByteRange, ReleaseStorage } from "../src/release/storage.js";
 import { chunkOf, chunksSpanned, distinctChunks, treeChunks } from "./release-size.js";
+import { bucketOf } from "../release-format/slots.js";
 import {
   buildWorkerBundle,
   fetchEach,
@@ -229,7 +230,7 @@ export async function serveMix(release: Release, manifest: Manifest, targets: nu
         const row = await protein(e);
         if (row.canonicalId && (await uniqueId(row.canonicalId, e))) {
           ids.push(row.canonicalId);
-          leaves.add(Math.max(0, chunkOf(chunks.entryIds, row.canonicalId)));
+          leaves.add(Math.max(0, chunkOf(chunks.entryIds, bucketOf(row.canonicalId, manifest.indexes.entryIds.buckets))));
         } else ids.push(e);
       }
     }

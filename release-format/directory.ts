@@ -38,6 +38,29 @@ export function entryRef(page: DirectoryPage, i: number): ChunkRef {
   return [page.packs[page.pack[i]], page.offsets[i], page.lengths[i], hashHex(page.hashes, i * HASH_BYTES)];
 }
 
+/** Chunks of run `i` of a slotted tree (release-format/slots.ts). */
+export function runChunks(tree: ChunkTree, i: number): number {
+  return tree.root.lengths[i] / tree.slotted!.slots[i];
+}
+
+/** The ref of chunk `j` of run `i` of a slotted tree: its slot, checked against the run's Merkle root. */
+export function slotRef(tree: ChunkTree, i: number, j: number): ChunkRef {
+  const { root, slotted } = tree;
+  return [root.packs[root.pack[i]], root.offsets[i] + j * slotted!.slots[i], slotted!.slots[i], hashHex(root.hashes, i * HASH_BYTES), [j, runChunks(tree, i)]];
+}
+
+/**
+ * The chunk of a slotted tree covering `key` (the last whose first key is ≤ key), found by
+ * arithmetic in the root; undefined when the key precedes them all.
+ */
+export function slotCovering(tree: ChunkTree<number>, key: number): { start: number; ref: ChunkRef } | undefined {
+  const i = entryCovering(tree.root, key);
+  if (i < 0) return undefined;
+  const { stride } = tree.slotted!;
+  const j = Math.min(Math.floor((key - tree.root.starts[i]) / stride), runChunks(tree, i) - 1);
+  return { start: tree.root.starts[i] + j * stride, ref: slotRef(tree, i, j) };
+}
+
 function hashHex(bytes: Uint8Array, at: number): string {
   let s = "";
   for (let k = at; k < at + HASH_BYTES; k++) s += bytes[k].toString(16).padStart(2, "0");
@@ -57,7 +80,8 @@ export function releaseTrees(header: ReleaseHeader | Manifest): Array<[string, C
 }
 
 /**
- * Visits every page and chunk of a tree below its root, pages before the entries they list:
+ * Visits every page and chunk of a tree below its root, pages before the entries they list (a
+ * slotted tree: each chunk of each run):
  * `visit(ref, isPage)`; `readPage` reads a page (checked) so its entries can be visited.
  */
 export async function walkTree(
@@ -65,6 +89,10 @@ export async function walkTree(
   readPage: (ref: ChunkRef) => Promise<DirectoryPage>,
   visit: (ref: ChunkRef, isPage: boolean) => void,
 ): Promise<void> {
+  if (tree.slotted) {
+    for (let i = 0; i < tree.root.starts.length; i++) for (let j = 0; j < runChunks(tree, i); j++) visit(slotRef(tree, i, j), false);
+    return;
+  }
   const walk = async (page: DirectoryPage): Promise<void> => {
     for (let i = 0; i < page.starts.length; i++) {
       const ref = entryRef(page, i);

@@ -10,7 +10,7 @@
  * every byte read is checked against a hash the manifest chain vouches for.
  */
 
-export const FORMAT_VERSION = 5;
+export const FORMAT_VERSION = 6;
 
 /** Hex digits of the SHA-256 that name a pack and check a chunk (128 bits). */
 export const HASH_HEX_LENGTH = 32;
@@ -32,9 +32,14 @@ export type FieldNames = (typeof FIELD_NAMES)[number];
 
 /**
  * Where a chunk lies: `[pack name, byte offset, byte length, hash of those bytes]` (the hash
- * as HASH_HEX_LENGTH hex digits).
+ * as HASH_HEX_LENGTH hex digits). A chunk of a slotted tree (release-format/slots.ts) adds
+ * `[index, count]`, its place in its run: its range is the slot, and the hash is the run's
+ * Merkle root, which the slot's path leads to.
  */
-export type ChunkRef = [string, number, number, string];
+export type ChunkRef = [pack: string, offset: number, length: number, hash: string, slot?: [index: number, count: number]];
+
+/** A key naming a chunk among every chunk of a release (a chunk in a slot: the run's root and its index). */
+export const chunkKey = (ref: ChunkRef): string => (ref[4] ? `${ref[3]}.${ref[4][0]}` : ref[3]);
 
 /**
  * A directory page: the chunks of a tree (level 0), or the pages one level down (level n > 0),
@@ -60,6 +65,11 @@ export interface DirectoryPage<Start extends number | string = number | string> 
 export interface ChunkTree<Start extends number | string = number | string> {
   depth: number;
   root: DirectoryPage<Start>;
+  /**
+   * A slotted tree (release-format/slots.ts; depth 1): each root entry is a run of equal slots,
+   * `slots[i]` bytes each, whose chunks cover `stride` keys each from the entry's start.
+   */
+  slotted?: { stride: number; slots: number[] };
 }
 
 /**
@@ -143,18 +153,18 @@ export interface Manifest {
   hogLists: { roots: [number, number]; levels: Array<[number, number]> };
   indexes: {
     /** Canonical ids, UniProt accessions and entry names, cross-reference ids → entry numbers. */
-    entryIds: KeyIndexRef<number[]>;
+    entryIds: HashIndexRef<number[]>;
     /** Group fingerprints → group numbers. */
-    fingerprints: KeyIndexRef<number[]>;
+    fingerprints: HashIndexRef<number[]>;
     /** Every HOG id (root and sub-HOGs) → family index. */
-    hogIds: KeyIndexRef<number>;
+    hogIds: HashIndexRef<number>;
     /** GO term id → name, aspect and information content. */
-    goTerms: KeyIndexRef<GoTerm>;
+    goTerms: HashIndexRef<GoTerm>;
     /**
      * Ids another tool gave the release's HOGs (OrthoFinder's `N1.HOG0000005`, `OG0000005`) →
      * the HOG they name (HogAlias). Only in releases compiled from such results; absent otherwise.
      */
-    hogAliases?: KeyIndexRef<HogAlias>;
+    hogAliases?: HashIndexRef<HogAlias>;
   };
   /** Cross-reference search: every searchable id and a gram index over them (see XrefSearchRef). */
   xrefSearch: XrefSearchRef;
@@ -229,7 +239,20 @@ export interface KeyIndexRef<Value> {
   readonly __value?: Value;
 }
 
-/** Chunk content of a key-index leaf: parallel sorted keys and their values. */
+/**
+ * A hash index (release-format/slots.ts): key → value, for lookups by exact key. A key lies in
+ * bucket `bucketOf(key, buckets)`; bucket b is row b of a slotted tree of one bucket a chunk,
+ * each a KeyIndexLeaf of the keys hashing there, sorted. A lookup is one range read, whatever
+ * the release's size.
+ */
+export interface HashIndexRef<Value> {
+  keys: number;
+  buckets: number;
+  tree: ChunkTree<number>;
+  readonly __value?: Value;
+}
+
+/** Chunk content of a key-index leaf or hash bucket: parallel sorted keys and their values. */
 export interface KeyIndexLeaf<Value> {
   keys: string[];
   values: Value[];

@@ -8,7 +8,11 @@ import { PAGE_ENTRIES, ROOT_ENTRIES } from "../../release-format/directory.js";
 const KB = 1024;
 
 export const LAYOUT = {
-  proteinsChunkBytes: 16 * KB,
+  /**
+   * The proteins are a slotted table (release-format/slots.ts) of this many rows a chunk: ~11 kB
+   * at ~180 bytes a row, its `beside` pages included (a run's slots are as large as its largest).
+   */
+  proteinsChunkRows: 64,
   sequencesChunkBytes: 16 * KB,
   groupsChunkBytes: 16 * KB,
   familiesChunkBytes: 16 * KB,
@@ -23,7 +27,8 @@ export const LAYOUT = {
   peptidesChunkBytes: 16 * KB,
   geneTreesChunkBytes: 16 * KB,
   genomeDetailsChunkBytes: 16 * KB,
-  leafBytes: 16 * KB,
+  /** Mean bytes of a hash index's bucket; a run's slots are as large as its largest bucket (release-format/slots.ts). */
+  bucketBytes: 12 * KB,
   /** Entries of a directory page below the root, and of a root at most (release-format/directory.ts). */
   pageEntries: PAGE_ENTRIES,
   rootEntries: ROOT_ENTRIES,

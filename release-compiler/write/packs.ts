@@ -7,13 +7,16 @@
  * When a tree is finished, its chunks are listed in directory pages of `LAYOUT.pageEntries`, level
  * by level, until one page of at most `LAYOUT.rootEntries` is left: the root, which the header holds.
  * A page can only name a pack once that pack is closed (its name is its hash), so data packs
- * close before their pages are written and each level of pages closes its own pack.
+ * close before their pages are written and each level of pages closes its own pack. A slotted
+ * tree (release-format/slots.ts) has no pages: its chunks are written run by run, each run as
+ * equal slots holding a chunk and its Merkle path, and its root lists the runs.
  */
 import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { Packr } from "msgpackr";
 import { LAYOUT } from "./layout.js";
+import { merkleSteps, SLOT_LENGTH_BYTES } from "../../release-format/slots.js";
 import { HASH_BYTES, HASH_HEX_LENGTH, packKey, type ChunkRef, type ChunkTree, type DirectoryPage } from "../../release-format/format.js";
 
 /** Records keep repeated object shapes compact; each chunk carries its own record definitions. */
@@ -38,6 +41,11 @@ export interface PackStats {
 export interface PackWriter {
   /** A new tree, whose chunks are added in key order. */
   tree<Start extends number | string>(): TreeWriter<Start>;
+  /**
+   * A new slotted tree (release-format/slots.ts) of `chunks` chunks, added in order, the k-th
+   * covering the keys from k × `stride`: its root lists runs of slots, at most `LAYOUT.rootEntries`.
+   */
+  slottedTree(stride: number, chunks: number): TreeWriter<number>;
   /** One chunk in a pack of its own (the release header). */
   single(value: unknown): ChunkRef;
   readonly stats: PackStats;
@@ -60,6 +68,8 @@ export interface TreeWriter<Start extends number | string> {
   /** Closes the tree's packs, writes its pages and returns it. */
   finish(): ChunkTree<Start>;
 }
+
+const sha = (bytes: Uint8Array): Buffer => createHash("sha256").update(bytes).digest().subarray(0, HASH_BYTES);
 
 /** A chunk as written, until its pack has a name. */
 interface Written {
@@ -97,7 +107,8 @@ export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWrit
       written.push(name);
       current = undefined;
     };
-    const append = (bytes: Uint8Array): Written => {
+    /** Appends one chunk, or the slots of a run (`chunks` of `chunkBytes` each) as one piece, in one pack. */
+    const append = (bytes: Uint8Array, chunks = 1, chunkBytes = bytes.length, hash?: Buffer): Written => {
       if (current && current.size > 0 && current.size + bytes.length > packBytes) close();
       if (!current) {
         const path = join(dir, `.writing-${process.pid}-${temporary++}`);
@@ -105,10 +116,10 @@ export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWrit
       }
       writeSync(current.fd, bytes);
       current.hash.update(bytes);
-      const written = { pack: current.file, offset: current.size, length: bytes.length, hash: createHash("sha256").update(bytes).digest().subarray(0, HASH_BYTES) };
+      const written = { pack: current.file, offset: current.size, length: bytes.length, hash: hash ?? sha(bytes) };
       current.size += bytes.length;
-      stats.chunks += 1;
-      stats.largestChunk = Math.max(stats.largestChunk, bytes.length);
+      stats.chunks += chunks;
+      stats.largestChunk = Math.max(stats.largestChunk, chunkBytes);
       return written;
     };
     return { append, close };
@@ -178,6 +189,61 @@ export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWrit
             [starts, entries, level] = [upStarts, up, level + 1];
           }
           return { depth: level + 1, root: pageOf(level, starts, entries) };
+        },
+      };
+    },
+    slottedTree(stride, chunks) {
+      const data = packStream();
+      const perRun = Math.max(1, Math.ceil(chunks / LAYOUT.rootEntries));
+      const starts: number[] = [];
+      const entries: Written[] = [];
+      const slots: number[] = [];
+      let run: Uint8Array[] = [];
+      let added = 0;
+      const closeRun = () => {
+        if (!run.length) return;
+        // Merkle levels over the run's chunk hashes; a node without a sibling goes up unchanged.
+        const levels: Buffer[][] = [run.map((bytes) => sha(bytes))];
+        while (levels[levels.length - 1].length > 1) {
+          const below = levels[levels.length - 1];
+          const up: Buffer[] = [];
+          for (let i = 0; i < below.length; i += 2) up.push(i + 1 < below.length ? sha(Buffer.concat([below[i], below[i + 1]])) : below[i]);
+          levels.push(up);
+        }
+        const paths = run.map((_, j) => Buffer.concat(merkleSteps(j, run.length).map((step) => levels[step.level][step.sibling])));
+        const slot = Math.max(...run.map((bytes, j) => SLOT_LENGTH_BYTES + bytes.length + paths[j].length));
+        const out = Buffer.alloc(slot * run.length);
+        run.forEach((bytes, j) => {
+          out.writeUInt32BE(bytes.length, j * slot);
+          out.set(bytes, j * slot + SLOT_LENGTH_BYTES);
+          out.set(paths[j], j * slot + SLOT_LENGTH_BYTES + bytes.length);
+        });
+        starts.push((added - run.length) * stride);
+        entries.push(data.append(out, run.length, slot, levels[levels.length - 1][0]));
+        slots.push(slot);
+        run = [];
+      };
+      const unsupported = () => {
+        throw new Error("a slotted tree is written whole, by one writer");
+      };
+      return {
+        add(start, value) {
+          this.addPacked(start, packChunk(value));
+        },
+        addPacked(start, bytes) {
+          if (start !== added * stride) throw new Error(`slotted tree: chunk ${added} starts at ${start}, not ${added * stride}`);
+          if (added === chunks) throw new Error(`slotted tree: more than the ${chunks} chunks announced`);
+          run.push(bytes);
+          added += 1;
+          if (run.length === perRun) closeRun();
+        },
+        addChunks: unsupported,
+        chunks: unsupported,
+        finish() {
+          if (added !== chunks) throw new Error(`slotted tree: ${added} chunks written of the ${chunks} announced`);
+          closeRun();
+          data.close();
+          return { depth: 1, root: pageOf(0, starts, entries), slotted: { stride, slots } };
         },
       };
     },

@@ -48,7 +48,7 @@ import { LAYOUT } from "./layout.js";
 import { putRelationPartsTogether, relationParts, writeRelationPart, type RelationPart, type RelationTables } from "./relations.js";
 import { besideOf, chunkList } from "./beside.js";
 import { writeSequenceIndex } from "./sequence-index.js";
-import { tableWriter, writeKeyIndex, writeKeyIndexOfPairs, writeTable } from "./tables.js";
+import { tableWriter, writeHashIndex, writeHashIndexOfPairs, writeSlottedTable, writeTable } from "./tables.js";
 import { writeXrefSearch } from "./xref-search.js";
 
 /** Everything the derivations produce, ready to be written. */
@@ -190,7 +190,7 @@ export async function writeProteinTables({ b, packs, stage, readChunk }: WriteCo
     relations: await chunkList(related.relations.tree, readChunk),
     families: await chunkList(familyTables.families.tree, readChunk),
   });
-  const proteins = writeTable<ProteinRow>(packs, p.count, LAYOUT.proteinsChunkBytes, (i) => ({
+  const proteins = writeSlottedTable<ProteinRow>(packs, p.count, LAYOUT.proteinsChunkRows, (i) => ({
     ...summary(i + 1),
     family: b.family[i],
     rootHog: b.family[i] ? b.families[b.family[i] - 1].rootHog : 0,
@@ -198,7 +198,7 @@ export async function writeProteinTables({ b, packs, stage, readChunk }: WriteCo
     isoforms: p.isoforms[i] ?? [],
     exons: exonPairs(p.exons[i]),
     description: p.description[i],
-  }), undefined, beside);
+  }), beside);
   stage.done("write protein, annotation and peptide tables");
   return { proteins, annotations, peptides };
 }
@@ -292,11 +292,11 @@ export function writeIndexes({ b, packs, stage }: WriteContext) {
   const genomeDetails = writeTable(packs, genomes.length, LAYOUT.genomeDetailsChunkBytes, (g) => genomeDetail(p, g));
   const entryIds = entryIdPairs(p, b.annotations);
   const indexes = {
-    entryIds: writeKeyIndexOfPairs(packs, entryIds.keys, entryIds.entries, LAYOUT.leafBytes),
-    fingerprints: writeKeyIndex(packs, groupsByFingerprint(b.fingerprints), LAYOUT.leafBytes),
-    hogIds: writeKeyIndex(packs, b.hogIds, LAYOUT.leafBytes),
-    goTerms: writeKeyIndex(packs, b.annotations.goTerms, LAYOUT.leafBytes),
-    ...(b.hogAliases ? { hogAliases: writeKeyIndex(packs, b.hogAliases, LAYOUT.leafBytes) } : {}),
+    entryIds: writeHashIndexOfPairs(packs, entryIds.keys, entryIds.entries, LAYOUT.bucketBytes),
+    fingerprints: writeHashIndex(packs, groupsByFingerprint(b.fingerprints), LAYOUT.bucketBytes),
+    hogIds: writeHashIndex(packs, b.hogIds, LAYOUT.bucketBytes),
+    goTerms: writeHashIndex(packs, b.annotations.goTerms, LAYOUT.bucketBytes),
+    ...(b.hogAliases ? { hogAliases: writeHashIndex(packs, b.hogAliases, LAYOUT.bucketBytes) } : {}),
   };
   stage.done("write the other tables and indexes");
   return {

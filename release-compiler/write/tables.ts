@@ -1,10 +1,12 @@
 /**
- * Row tables and key indexes as chunk trees (packs.ts). Chunks are cut by bytes, not by a
+ * Row tables and hash indexes as chunk trees (packs.ts). Chunks are cut by bytes, not by a
  * count of rows: a chunk closes once its rows' packed sizes reach the table's target, so a
  * read costs about the same whatever the rows (a protein of 5 relations or of 5,000). A row
- * larger than the target is a chunk of its own.
+ * larger than the target is a chunk of its own. The proteins and the hash indexes are slotted
+ * trees instead (release-format/slots.ts): a fixed count of rows or one bucket a chunk.
  */
-import type { KeyIndexLeaf, KeyIndexRef, TableRef, TableShard } from "../../release-format/format.js";
+import type { HashIndexRef, KeyIndexLeaf, TableRef, TableShard } from "../../release-format/format.js";
+import { bucketOf } from "../../release-format/slots.js";
 import { packChunk, type PackWriter } from "./packs.js";
 
 /** Writes rows 0..count-1 in chunks of about `chunkBytes`; a row is built only when it is written. */
@@ -19,6 +21,26 @@ export function writeTable<Row>(
   const table = tableWriter<Row>(packs, chunkBytes, sizeOf, chunkExtra);
   for (let r = 0; r < count; r++) table.push(rowAt(r));
   return table.finish();
+}
+
+/**
+ * Writes rows 0..count-1 as a slotted tree (release-format/slots.ts) of `rowsPerChunk` rows a
+ * chunk: a row's chunk is found by arithmetic, with no directory page to read (the proteins,
+ * which every protein's answer starts from).
+ */
+export function writeSlottedTable<Row>(
+  packs: PackWriter,
+  count: number,
+  rowsPerChunk: number,
+  rowAt: (row: number) => Row,
+  chunkExtra?: (rows: Row[]) => object,
+): TableRef<Row> {
+  const tree = packs.slottedTree(rowsPerChunk, Math.ceil(count / rowsPerChunk));
+  for (let first = 0; first < count; first += rowsPerChunk) {
+    const rows = Array.from({ length: Math.min(rowsPerChunk, count - first) }, (_, k) => rowAt(first + k));
+    tree.add(first, { firstRow: first, rows, ...chunkExtra?.(rows) });
+  }
+  return { rows: count, tree: tree.finish() };
 }
 
 /** A table written row by row as rows come (in row order): only the current chunk is held. */
@@ -92,68 +114,89 @@ export function chunkCutter<Row>(
   };
 }
 
-/** Leaves of a key index, cut by bytes: keys and values are added in key order. */
-function leafWriter<Value>(packs: PackWriter, leafBytes: number, sizeOf: (key: string, value: Value) => number) {
-  const tree = packs.tree<string>();
+const packedSize = (key: string, value: unknown) => key.length + 1 + packChunk(value).length;
+
+/**
+ * Buckets of a hash index written in order (release-format/slots.ts): `leaf(b)` is bucket b's
+ * leaf, to which its keys are added in sorted order; buckets skipped are written empty.
+ */
+function bucketWriter<Value>(packs: PackWriter, buckets: number, keys: number) {
+  const tree = packs.slottedTree(1, buckets);
+  let open = 0;
   let leaf: KeyIndexLeaf<Value> = { keys: [], values: [] };
-  let bytes = 0;
-  let keys = 0;
-  const close = () => {
-    if (!leaf.keys.length) return;
-    tree.add(leaf.keys[0], leaf);
-    leaf = { keys: [], values: [] };
-    bytes = 0;
+  const closeUpTo = (bucket: number) => {
+    while (open < bucket) {
+      tree.add(open++, leaf);
+      leaf = { keys: [], values: [] };
+    }
   };
   return {
-    /** The open leaf (its last value may still grow, see writeKeyIndexOfPairs). */
-    get leaf() {
+    leaf(bucket: number): KeyIndexLeaf<Value> {
+      closeUpTo(bucket);
       return leaf;
     },
-    add(key: string, value: Value) {
-      if (bytes >= leafBytes) close();
-      leaf.keys.push(key);
-      leaf.values.push(value);
-      bytes += sizeOf(key, value);
-      keys++;
-    },
-    finish(): KeyIndexRef<Value> {
-      close();
-      return { keys, tree: tree.finish() };
+    finish(): HashIndexRef<Value> {
+      closeUpTo(buckets);
+      return { keys, buckets, tree: tree.finish() };
     },
   };
 }
 
-const packedSize = (key: string, value: unknown) => key.length + 1 + packChunk(value).length;
+/** Buckets for an index of about `bytes`: one per `bucketBytes` on average. */
+const bucketCount = (bytes: number, bucketBytes: number) => Math.max(1, Math.ceil(bytes / bucketBytes));
 
-/** Writes a sorted key index in leaves of about `leafBytes`; keys are sorted here in JavaScript string order. */
-export function writeKeyIndex<Value>(packs: PackWriter, entries: Map<string, Value>, leafBytes: number): KeyIndexRef<Value> {
-  const keys = [...entries.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const leaves = leafWriter<Value>(packs, leafBytes, packedSize);
-  for (const key of keys) leaves.add(key, entries.get(key)!);
-  return leaves.finish();
+/** Writes a hash index in buckets of about `bucketBytes` on average, each bucket's keys sorted in JavaScript string order. */
+export function writeHashIndex<Value>(packs: PackWriter, entries: Map<string, Value>, bucketBytes: number): HashIndexRef<Value> {
+  let bytes = 0;
+  for (const [key, value] of entries) bytes += packedSize(key, value);
+  const buckets = bucketCount(bytes, bucketBytes);
+  const keys = [...entries.keys()].map((key) => ({ key, bucket: bucketOf(key, buckets) }));
+  keys.sort((a, b) => a.bucket - b.bucket || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const writer = bucketWriter<Value>(packs, buckets, keys.length);
+  for (const { key, bucket } of keys) {
+    const leaf = writer.leaf(bucket);
+    leaf.keys.push(key);
+    leaf.values.push(entries.get(key)!);
+  }
+  return writer.finish();
 }
 
 /**
- * A key index from key → its distinct numbers, ascending, given as (key, number) pairs in
- * any order: the keys and values of writeKeyIndex of that map (its leaves are cut by an estimate
- * of each key's bytes, so they may end elsewhere), without holding millions of small lists
- * (entry ids of a large release).
+ * A hash index from key → its distinct numbers, ascending, given as (key, number) pairs in any
+ * order: writeHashIndex of that map (its bucket count from an estimate of each key's bytes, so
+ * it may differ), without holding millions of small lists (entry ids of a large release).
  */
-export function writeKeyIndexOfPairs(packs: PackWriter, keys: string[], numbers: ArrayLike<number>, leafBytes: number): KeyIndexRef<number[]> {
+export function writeHashIndexOfPairs(packs: PackWriter, keys: string[], numbers: ArrayLike<number>, bucketBytes: number): HashIndexRef<number[]> {
   const order = Int32Array.from(keys.keys()).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : numbers[a] - numbers[b]));
-  // A key's size is counted when it is added with its first number; a further number adds ~5 bytes uncounted.
-  const leaves = leafWriter<number[]>(packs, leafBytes, (key) => key.length + 7);
+  // A key's bytes estimated once, with its first number (~5 bytes a further number, uncounted).
+  let bytes = 0;
+  let distinct = 0;
   for (let i = 0; i < order.length; i++) {
-    const key = keys[order[i]];
-    const n = numbers[order[i]];
-    const { leaf } = leaves;
+    if (i > 0 && keys[order[i]] === keys[order[i - 1]]) continue;
+    bytes += keys[order[i]].length + 7;
+    distinct += 1;
+  }
+  const buckets = bucketCount(bytes, bucketBytes);
+  // A counting sort by bucket keeps the key order within each bucket.
+  const bucket = new Int32Array(keys.length);
+  const firstOf = new Int32Array(buckets + 1);
+  for (let i = 0; i < keys.length; i++) firstOf[(bucket[i] = bucketOf(keys[i], buckets)) + 1] += 1;
+  for (let b = 0; b < buckets; b++) firstOf[b + 1] += firstOf[b];
+  const byBucket = new Int32Array(order.length);
+  for (const i of order) byBucket[firstOf[bucket[i]]++] = i;
+  const writer = bucketWriter<number[]>(packs, buckets, distinct);
+  for (const i of byBucket) {
+    const key = keys[i];
+    const n = numbers[i];
+    const leaf = writer.leaf(bucket[i]);
     const last = leaf.keys.length - 1;
     if (last >= 0 && leaf.keys[last] === key) {
       const list = leaf.values[last];
       if (list[list.length - 1] !== n) list.push(n);
-      continue;
+    } else {
+      leaf.keys.push(key);
+      leaf.values.push([n]);
     }
-    leaves.add(key, [n]);
   }
-  return leaves.finish();
+  return writer.finish();
 }

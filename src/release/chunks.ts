@@ -1,10 +1,11 @@
 /**
  * Reading chunks: byte ranges of packs, each checked against the hash its directory entry gives
- * and decoded. Neighbouring chunks of one pack are read in one range (a list walking a table),
+ * (a slot of a slotted tree: its Merkle path against its run's root) and decoded. Neighbouring chunks of one pack are read in one range (a list walking a table),
  * then checked one by one.
  */
 import { Unpackr } from "msgpackr";
-import { packKey, type ChunkRef } from "../../release-format/format.js";
+import { HASH_BYTES, packKey, type ChunkRef } from "../../release-format/format.js";
+import { merkleSteps, SLOT_LENGTH_BYTES } from "../../release-format/slots.js";
 import { unavailable } from "../errors.js";
 import { readObject, type ReleaseStorage } from "./storage.js";
 
@@ -34,9 +35,10 @@ export async function fetchChunks(storage: ReleaseStorage, run: ChunkRef[], coun
     counter.bytes += bytes.length;
   }
   return Promise.all(
-    run.map(async ([, at, size, hash]) => {
-      const chunk = bytes.subarray(at - offset, at - offset + size);
-      if (chunk.length !== size || (await sha256Hex(chunk)).slice(0, hash.length) !== hash) {
+    run.map(async ([, at, size, hash, slot]) => {
+      const range = bytes.subarray(at - offset, at - offset + size);
+      const chunk = range.length === size ? (slot ? await checkedSlot(range, slot, hash) : (await sha256(range)) === hash && range) : undefined;
+      if (!chunk) {
         console.error(`pack ${pack} at ${at}: the chunk does not match its hash ${hash}`);
         throw unavailable(`Release data is corrupt (pack ${pack}, chunk ${hash}); try again shortly.`);
       }
@@ -50,10 +52,43 @@ export async function fetchChunks(storage: ReleaseStorage, run: ChunkRef[], coun
   );
 }
 
-/** Hex SHA-256 of some bytes (a pack's name and a chunk's hash are its first HASH_HEX_LENGTH digits). */
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+/**
+ * The chunk in a slot of a slotted tree (release-format/slots.ts) if its Merkle path leads
+ * from its hash to the run's root `root`; undefined otherwise.
+ */
+async function checkedSlot(slotBytes: Uint8Array, [index, count]: [number, number], root: string): Promise<Uint8Array | undefined> {
+  if (slotBytes.length < SLOT_LENGTH_BYTES) return undefined;
+  const length = new DataView(slotBytes.buffer, slotBytes.byteOffset, slotBytes.byteLength).getUint32(0);
+  const steps = merkleSteps(index, count);
+  const end = SLOT_LENGTH_BYTES + length;
+  if (end + steps.length * HASH_BYTES > slotBytes.length) return undefined;
+  const chunk = slotBytes.subarray(SLOT_LENGTH_BYTES, end);
+  let node = await sha256Bytes(chunk);
+  for (let k = 0; k < steps.length; k++) {
+    const sibling = slotBytes.subarray(end + k * HASH_BYTES, end + (k + 1) * HASH_BYTES);
+    const pair = new Uint8Array(2 * HASH_BYTES);
+    pair.set(steps[k].siblingLeft ? sibling : node, 0);
+    pair.set(steps[k].siblingLeft ? node : sibling, HASH_BYTES);
+    node = await sha256Bytes(pair);
+  }
+  return hex(node) === root ? chunk : undefined;
+}
+
+/** The first HASH_BYTES of the SHA-256 of some bytes. */
+async function sha256Bytes(bytes: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)).subarray(0, HASH_BYTES);
+}
+
+/** A chunk's hash: the first HASH_HEX_LENGTH hex digits of the SHA-256 of its bytes. */
+const sha256 = async (bytes: Uint8Array): Promise<string> => hex(await sha256Bytes(bytes));
+
+function hex(bytes: Uint8Array): string {
   let s = "";
-  for (const b of digest) s += b.toString(16).padStart(2, "0");
+  for (const b of bytes) s += b.toString(16).padStart(2, "0");
   return s;
+}
+
+/** Hex SHA-256 of some bytes (a pack's name is its first HASH_HEX_LENGTH digits). */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
 }

@@ -4,18 +4,20 @@ import { adjacent, fetchChunks, type ReadCounter } from "./chunks.js";
 import { decodedSize } from "./decoded-size.js";
 import { readObject, type ReleaseStorage } from "./storage.js";
 import { upperBound } from "./sorted.js";
-import { entryCovering, entryRef } from "../../release-format/directory.js";
+import { entryCovering, entryRef, runChunks, slotCovering, slotRef } from "../../release-format/directory.js";
+import { bucketOf } from "../../release-format/slots.js";
 import {
   CURRENT_RELEASE_KEY,
   FORMAT_VERSION,
+  chunkKey,
   manifestKey,
   type ChunkRef,
   type ChunkTree,
   type DirectoryPage,
   type GenomeDetail,
   type GenomeInfo,
+  type HashIndexRef,
   type KeyIndexLeaf,
-  type KeyIndexRef,
   type Manifest,
   type ManifestFile,
   type ReleaseHeader,
@@ -71,7 +73,8 @@ export interface Release {
    * consumed, adjacent chunks in one range.
    */
   rows<Row>(table: TableRef<Row>, from: number, to: number): Promise<AsyncIterable<Row>>;
-  lookup<Value>(index: KeyIndexRef<Value>, key: string): Promise<Value | undefined>;
+  /** The value of `key` in a hash index: one bucket read. */
+  lookup<Value>(index: HashIndexRef<Value>, key: string): Promise<Value | undefined>;
   /** Level index by name (level names, species codes); undefined when unknown. */
   levelByName: Map<string, number>;
 }
@@ -166,20 +169,21 @@ export function releaseView(storage: ReleaseStorage, cache: BlobCache, manifest:
       const [these, at] = [run, runAt];
       const read = fetchChunks(storage, these, reads);
       these.forEach((ref, k) => {
+        const key = chunkKey(ref);
         const one = read.then((values) => {
-          cache.put(ref[3], values[k], decodedSize(values[k]));
+          cache.put(key, values[k], decodedSize(values[k]));
           return values[k];
         });
-        one.catch(() => {}).finally(() => pending.delete(ref[3]));
-        pending.set(ref[3], one);
+        one.catch(() => {}).finally(() => pending.delete(key));
+        pending.set(key, one);
         waits.push(one.then((v) => void (out[at[k]] = v)));
       });
       [run, runAt] = [[], []];
     };
     refs.forEach((ref, i) => {
-      const hit = cache.get(ref[3]);
+      const hit = cache.get(chunkKey(ref));
       if (hit !== undefined) return void (out[i] = hit);
-      const under = pending.get(ref[3]);
+      const under = pending.get(chunkKey(ref));
       if (under) return void waits.push(under.then((v) => void (out[i] = v)));
       const previous = run[run.length - 1];
       if (previous && !(adjacent(previous, ref) && ref[1] + ref[2] - run[0][1] <= COALESCE_BYTES)) flush();
@@ -191,8 +195,9 @@ export function releaseView(storage: ReleaseStorage, cache: BlobCache, manifest:
   };
   const chunk = async <T>(ref: ChunkRef): Promise<T> => (await chunks([ref]))[0] as T;
 
-  /** The level-0 entry of a tree covering `key`, reading the pages on the way down. */
+  /** The level-0 entry of a tree covering `key`, reading the pages on the way down (a slotted tree: none). */
   const locate = async <Start extends number | string>(tree: ChunkTree<Start>, key: Start) => {
+    if (tree.slotted) return slotCovering(tree as ChunkTree<number>, key as number) as { start: Start; ref: ChunkRef } | undefined;
     let page: DirectoryPage<Start> = tree.root;
     for (;;) {
       const i = entryCovering(page, key);
@@ -208,6 +213,14 @@ export function releaseView(storage: ReleaseStorage, cache: BlobCache, manifest:
 
   /** The chunks covering rows [from, to), in order, reading directory pages as the walk reaches them. */
   async function* chunkRefs(tree: ChunkTree<number>, from: number, to: number): AsyncGenerator<ChunkRef> {
+    if (tree.slotted) {
+      const { root, slotted } = tree;
+      for (let i = Math.max(0, entryCovering(root, from)); i < root.starts.length && root.starts[i] < to; i++) {
+        const first = Math.max(0, Math.floor((from - root.starts[i]) / slotted.stride));
+        for (let j = first; j < runChunks(tree, i) && root.starts[i] + j * slotted.stride < to; j++) yield slotRef(tree, i, j);
+      }
+      return;
+    }
     async function* walk(page: DirectoryPage<number>): AsyncGenerator<ChunkRef> {
       for (let i = Math.max(0, entryCovering(page, from)); i < page.starts.length && page.starts[i] < to; i++) {
         if (page.level === 0) yield entryRef(page, i);
@@ -257,7 +270,7 @@ export function releaseView(storage: ReleaseStorage, cache: BlobCache, manifest:
       const refs = new Map<string, ChunkRef>();
       for (let k = 0; k < wanted.length; k += ROWS_AT_WAVE) {
         const found = await Promise.all(wanted.slice(k, k + ROWS_AT_WAVE).map((i) => locate(table.tree, i)));
-        for (const f of found) if (f) refs.set(f.ref[3], f.ref);
+        for (const f of found) if (f) refs.set(chunkKey(f.ref), f.ref);
       }
       const list = [...refs.values()];
       const out = new Map<number, Row>();
@@ -294,8 +307,8 @@ export function releaseView(storage: ReleaseStorage, cache: BlobCache, manifest:
       })();
     },
     async lookup(index, key) {
-      const found = await chunkAt<KeyIndexLeaf<never>, string>(index.tree, key);
-      if (!found) return undefined;
+      const found = await chunkAt<KeyIndexLeaf<never>, number>(index.tree, bucketOf(key, index.buckets));
+      if (!found) throw unavailable("A bucket of an index is missing; the release is inconsistent.");
       const leaf = found.value;
       const at = upperBound(leaf.keys, key) - 1;
       return at >= 0 && leaf.keys[at] === key ? leaf.values[at] : undefined;

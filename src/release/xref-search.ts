@@ -3,7 +3,7 @@
  * leaves narrow the query to candidate rows, whose ids are then read and checked. See
  * "Cross-reference search" in FORMAT.md for the index and the bound on its reads.
  */
-import { SEQ_MATCH_CODES, type KeyIndexLeaf, type XrefGram, type XrefSearchRef, type XrefSearchRow } from "../../release-format/format.js";
+import { SEQ_MATCH_CODES, chunkKey, type KeyIndexLeaf, type XrefGram, type XrefSearchRef, type XrefSearchRow } from "../../release-format/format.js";
 import type { Release } from "./release.js";
 import { upperBound } from "./sorted.js";
 import type { SeqMatch } from "../../release-format/xrefs.js";
@@ -88,10 +88,10 @@ function gramReader(release: Release, ref: XrefSearchRef): GramReader {
     async get(gram, read) {
       const at = await release.locate(ref.grams.tree, gram);
       if (!at) return undefined;
-      let leaf = leaves.get(at.ref[3]);
+      let leaf = leaves.get(chunkKey(at.ref));
       if (!leaf) {
         if (!read) return "unknown";
-        leaves.set(at.ref[3], (leaf = release.chunk<KeyIndexLeaf<XrefGram>>(at.ref)));
+        leaves.set(chunkKey(at.ref), (leaf = release.chunk<KeyIndexLeaf<XrefGram>>(at.ref)));
       }
       const { keys: grams, values } = await leaf;
       const i = upperBound(grams, gram) - 1;

@@ -14,7 +14,7 @@ import { entryIdPairs } from "../../release-compiler/derive/entry-ids.js";
 import type { ProteinTable } from "../../release-compiler/derive/proteins.js";
 import { readUniProt } from "../../release-compiler/readers/uniprot.js";
 import { simulateRelease } from "../../release-compiler/simulate/simulate.js";
-import { writeKeyIndexOfPairs } from "../../release-compiler/write/tables.js";
+import { writeHashIndexOfPairs } from "../../release-compiler/write/tables.js";
 import type { AnnotationRow, KeyIndexLeaf } from "../../release-format/format.js";
 import { tempPacks } from "./temp-packs.js";
 import { data, hasSharedData } from "./readers/data-path.js";
@@ -177,9 +177,9 @@ describe("entry ids of versioned accessions", () => {
     const annotations = { count: table.count, goTerms: new Map(), rowAt: (i: number): AnnotationRow => ({ xrefs: xrefsOf[i].map((id) => ["X", id]), go: [], domains: [] }) };
     const { keys, entries } = entryIdPairs(table, annotations);
     const packs = tempPacks();
-    const ref = writeKeyIndexOfPairs(packs, keys, entries, 4096);
+    const ref = writeHashIndexOfPairs(packs, keys, entries, 4096);
     const index = new Map<string, number[]>();
-    for (const { value: leaf } of packs.chunks<KeyIndexLeaf<number[]>>(ref.tree)) leaf.keys.forEach((k, i) => index.set(k, leaf.values[i]));
+    for (const { value: leaf } of packs.chunks<KeyIndexLeaf<number[]>, number>(ref.tree)) leaf.keys.forEach((k, i) => index.set(k, leaf.values[i]));
     return index;
   }
 

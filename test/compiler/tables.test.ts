@@ -1,12 +1,21 @@
 /**
- * Table and key index writers: a table written row by row has the chunks of one written at
- * once, cut by bytes (no row split, row order kept), and a key index built from (key, number)
- * pairs holds what the one built from a map of sorted lists holds.
+ * Table and hash index writers: a table written row by row has the chunks of one written at
+ * once, cut by bytes (no row split, row order kept); a slotted table has a fixed count of rows
+ * a chunk, each slot checked by its Merkle path (by the worker, and apart by the test's reader);
+ * a hash index built from (key, number) pairs holds what the one built from a map holds.
  */
 import { describe, expect, it } from "vitest";
 import { packChunk } from "../../release-compiler/write/packs.js";
-import { tableWriter, writeKeyIndex, writeKeyIndexOfPairs, writeTable } from "../../release-compiler/write/tables.js";
-import type { KeyIndexLeaf, TableShard } from "../../release-format/format.js";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { LAYOUT } from "../../release-compiler/write/layout.js";
+import { tableWriter, writeHashIndex, writeHashIndexOfPairs, writeSlottedTable, writeTable } from "../../release-compiler/write/tables.js";
+import { packKey, type KeyIndexLeaf, type Manifest, type TableShard } from "../../release-format/format.js";
+import { bucketOf } from "../../release-format/slots.js";
+import { createBlobCache } from "../../src/release/blob-cache.js";
+import { fetchChunks } from "../../src/release/chunks.js";
+import { releaseView } from "../../src/release/release.js";
+import type { ReleaseStorage } from "../../src/release/storage.js";
 import { tempPacks } from "./temp-packs.js";
 
 describe("tableWriter", () => {
@@ -53,8 +62,88 @@ describe("tableWriter", () => {
   });
 });
 
-describe("writeKeyIndexOfPairs", () => {
-  it("holds what writeKeyIndex of the map key → distinct numbers ascending holds, in leaves cut by bytes", () => {
+/** A byte-level reader of a temp folder's packs, as the worker's storage. */
+const storageOver = (dir: string): ReleaseStorage => ({
+  async get(key, range) {
+    const bytes = readFileSync(join(dir, key));
+    return range ? bytes.subarray(range.offset, range.offset + range.length) : bytes;
+  },
+});
+
+describe("writeSlottedTable", () => {
+  const rowAt = (r: number) => ({ r, pad: "x".repeat(r === 29 ? 900 : (r * 7) % 45) });
+  /** The table of `count` rows, `perChunk` a chunk, with roots of at most `roots` runs. */
+  function slotted(count: number, perChunk: number, roots: number) {
+    const saved = LAYOUT.rootEntries;
+    LAYOUT.rootEntries = roots;
+    try {
+      const packs = tempPacks();
+      return { packs, table: writeSlottedTable(packs, count, perChunk, rowAt, (rows) => ({ extra: rows.length })) };
+    } finally {
+      LAYOUT.rootEntries = saved;
+    }
+  }
+
+  it("cuts a fixed count of rows a chunk, in runs of equal slots that the worker reads and checks one by one", async () => {
+    for (const [count, perChunk, roots] of [[100, 4, 7], [100, 4, 1], [37, 5, 100], [1, 3, 4], [64, 8, 8]]) {
+      const { packs, table } = slotted(count, perChunk, roots);
+      const label = `${count} rows, ${perChunk} a chunk, ${roots} runs at most`;
+      const chunks = Math.ceil(count / perChunk);
+      expect(table.rows, label).toBe(count);
+      expect(table.tree.depth, label).toBe(1);
+      expect(table.tree.slotted!.stride, label).toBe(perChunk);
+      expect(table.tree.root.starts.length, label).toBe(Math.ceil(chunks / Math.ceil(chunks / roots)));
+      // The test's own reader checks each slot's path; rows in order, perChunk each but the last.
+      const read = packs.chunks<TableShard<{ r: number; pad: string }> & { extra: number }, number>(table.tree);
+      expect(read.length, label).toBe(chunks);
+      read.forEach(({ start, value }, k) => {
+        expect(start).toBe(k * perChunk);
+        expect(value.firstRow).toBe(k * perChunk);
+        expect(value.rows).toEqual(Array.from({ length: Math.min(perChunk, count - k * perChunk) }, (_, i) => rowAt(k * perChunk + i)));
+        expect(value.extra).toBe(value.rows.length);
+      });
+      // Slots of one run are equal and follow each other: the run is one range.
+      for (let i = 0; i < table.tree.root.starts.length; i++) {
+        expect(table.tree.root.lengths[i] % table.tree.slotted!.slots[i]).toBe(0);
+      }
+      // The worker's check, over the whole table in one range and chunk by chunk: the same values.
+      const refs = read.map((c) => c.ref);
+      const storage = storageOver(packs.dir);
+      const runs = new Map<string, typeof refs>();
+      for (const ref of refs) runs.set(`${ref[0]}:${ref[3]}`, [...(runs.get(`${ref[0]}:${ref[3]}`) ?? []), ref]);
+      const whole = (await Promise.all([...runs.values()].map((run) => fetchChunks(storage, run)))).flat();
+      expect(whole).toEqual(read.map((c) => c.value));
+      for (const [k, ref] of refs.entries()) expect((await fetchChunks(storage, [ref]))[0]).toEqual(read[k].value);
+    }
+  });
+
+  it("answers a changed byte anywhere in a slot's chunk or path with a 503, in the worker and in the test's reader", async () => {
+    const { packs, table } = slotted(100, 4, 7);
+    const read = packs.chunks<TableShard<unknown>, number>(table.tree);
+    // A run of 4 chunks: the third, whose path has two siblings.
+    const { ref } = read[2];
+    expect(ref[4]).toEqual([2, 4]);
+    const path = join(packs.dir, packKey(ref[0]));
+    const original = readFileSync(path);
+    const length = original.readUInt32BE(ref[1]);
+    for (const at of [0, 3, 4, 4 + Math.floor(length / 2), 4 + length - 1, 4 + length, 4 + length + 20, 4 + length + 31]) {
+      const bytes = Buffer.from(original);
+      bytes[ref[1] + at] ^= 0x20;
+      writeFileSync(path, bytes);
+      await expect(fetchChunks(storageOver(packs.dir), [ref]), `byte ${at}`).rejects.toMatchObject({ status: 503 });
+      expect(() => packs.chunk(ref), `byte ${at}`).toThrow();
+    }
+    writeFileSync(path, original);
+    expect(await fetchChunks(storageOver(packs.dir), [ref])).toEqual([read[2].value]);
+    // Another slot of the run, or the right slot named as another index, does not pass either.
+    await expect(fetchChunks(storageOver(packs.dir), [[ref[0], ref[1], ref[2], ref[3], [1, 4]]])).rejects.toMatchObject({ status: 503 });
+    await expect(fetchChunks(storageOver(packs.dir), [read[3].ref.slice(0, 4).concat([[2, 4]]) as typeof ref])).rejects.toMatchObject({ status: 503 });
+  });
+});
+
+describe("hash indexes", () => {
+  /** 5,000 (key, number) pairs over a few hundred keys, and the map key → distinct numbers ascending. */
+  function pairs() {
     let seed = 3;
     const random = (n: number) => (seed = (seed * 48_271) % 2_147_483_647) % n;
     const keys: string[] = [];
@@ -71,37 +160,54 @@ describe("writeKeyIndexOfPairs", () => {
       map.set(key, list);
     }
     for (const list of map.values()) list.sort((a, b) => a - b);
-    const target = 256;
-    const expectedPacks = tempPacks();
-    const gotPacks = tempPacks();
-    const got = writeKeyIndexOfPairs(gotPacks, keys, numbers, target);
-    const expected = writeKeyIndex(expectedPacks, map, target);
-    expect(got.keys).toBe(map.size);
-    expect(expected.keys).toBe(map.size);
-    const gotLeaves = gotPacks.chunks<KeyIndexLeaf<number[]>, string>(got.tree);
-    const expectedLeaves = expectedPacks.chunks<KeyIndexLeaf<number[]>, string>(expected.tree);
-    expect(gotLeaves.length).toBeGreaterThan(5);
+    return { keys, numbers, map };
+  }
 
-    // Both hold the map, keys in JavaScript string order, each leaf keyed by its first key. (The
-    // two cut their leaves by bytes measured differently, so the leaves need not be the same.)
-    const sorted = [...map.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const leaves of [gotLeaves, expectedLeaves]) {
-      for (const { start, value } of leaves) expect(start).toBe(value.keys[0]);
-      expect(leaves.flatMap((l) => l.value.keys)).toEqual(sorted);
-      expect(leaves.flatMap((l) => l.value.values)).toEqual(sorted.map((k) => map.get(k)));
-      // Leaves of about the target: every one but the last holds at least half of it, none twice it.
-      leaves.forEach(({ value }, k) => {
-        const bytes = packChunk(value).length;
-        if (k < leaves.length - 1) expect(bytes).toBeGreaterThanOrEqual(target / 2);
-        expect(bytes).toBeLessThan(2 * target);
-      });
+  it("writeHashIndexOfPairs and writeHashIndex hold the map: each key in its bucket, sorted there, every bucket of about the target", () => {
+    const { keys, numbers, map } = pairs();
+    const target = 256;
+    const gotPacks = tempPacks();
+    const expectedPacks = tempPacks();
+    const got = writeHashIndexOfPairs(gotPacks, keys, numbers, target);
+    const expected = writeHashIndex(expectedPacks, map, target);
+    for (const [index, packs] of [[got, gotPacks], [expected, expectedPacks]] as const) {
+      expect(index.keys).toBe(map.size);
+      expect(index.buckets).toBeGreaterThan(20);
+      const buckets = packs.chunks<KeyIndexLeaf<number[]>, number>(index.tree);
+      expect(buckets.map((b) => b.start)).toEqual(Array.from({ length: index.buckets }, (_, b) => b));
+      const found = new Map<string, number[]>();
+      for (const { start, value } of buckets) {
+        expect(value.keys).toEqual([...value.keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+        value.keys.forEach((key, i) => {
+          expect(bucketOf(key, index.buckets)).toBe(start);
+          found.set(key, value.values[i]);
+        });
+      }
+      expect(found).toEqual(map);
+      // Buckets of about the target on average.
+      const bytes = buckets.reduce((n, b) => n + packChunk(b.value).length, 0);
+      expect(bytes / index.buckets).toBeGreaterThan(target / 3);
+      expect(bytes / index.buckets).toBeLessThan(2 * target);
     }
-    // writeKeyIndex closes a leaf once its keys and packed values reach the target, not before.
-    expectedLeaves.forEach(({ value }, k) => {
-      const sizes = value.keys.map((key, i) => key.length + 1 + packChunk(value.values[i]).length);
-      const total = sizes.reduce((a, b) => a + b, 0);
-      if (k < expectedLeaves.length - 1) expect(total).toBeGreaterThanOrEqual(target);
-      expect(total - sizes[sizes.length - 1]).toBeLessThan(target);
-    });
+  });
+
+  it("finds every key in one read through the worker's lookup, and nothing for a key it does not hold", async () => {
+    const { keys, numbers, map } = pairs();
+    const packs = tempPacks();
+    const entryIds = writeHashIndexOfPairs(packs, keys, numbers, 256);
+    const release = releaseView(storageOver(packs.dir), createBlobCache(), { indexes: { entryIds }, genomes: [], taxonomy: { names: [] } } as unknown as Manifest);
+    for (const [key, value] of [...map].slice(0, 200)) {
+      const before = release.reads.reads;
+      expect(await release.lookup(entryIds, key)).toEqual(value);
+      expect(release.reads.reads - before).toBeLessThanOrEqual(1);
+    }
+    for (const absent of ["", "P", "p1", "Q1 ", "ENSG9999", "\u00e9"]) expect(await release.lookup(entryIds, absent)).toBeUndefined();
+  });
+
+  it("gives an empty map one empty bucket", () => {
+    const packs = tempPacks();
+    const index = writeHashIndex(packs, new Map<string, number>(), 256);
+    expect(index).toMatchObject({ keys: 0, buckets: 1 });
+    expect(packs.chunks<KeyIndexLeaf<number>, number>(index.tree).map((b) => b.value)).toEqual([{ keys: [], values: [] }]);
   });
 });

@@ -9,7 +9,8 @@ import { unpack } from "msgpackr";
 import { describe, expect, it } from "vitest";
 import { folderStorage } from "../../release-compiler/local/folder-storage.js";
 import { releaseTrees, walkTree } from "../../release-format/directory.js";
-import { packKey, type ChunkRef, type DirectoryPage } from "../../release-format/format.js";
+import { chunkKey, packKey, type ChunkRef, type DirectoryPage } from "../../release-format/format.js";
+import { SLOT_LENGTH_BYTES } from "../../release-format/slots.js";
 import { createBlobCache, MAX_CACHED_BYTES } from "../../src/release/blob-cache.js";
 import { decodedSize } from "../../src/release/decoded-size.js";
 import { releaseView } from "../../src/release/release.js";
@@ -18,8 +19,11 @@ import { TEST_BUILD } from "./serve.js";
 
 const dir = resolve(TEST_BUILD, "sim");
 const manifest = await openedManifest(dir);
-/** The bytes of one chunk, from its pack file. */
-const bytesOf = ([pack, offset, length]: ChunkRef) => readFileSync(resolve(dir, packKey(pack))).subarray(offset, offset + length);
+/** The bytes of one chunk, from its pack file (a slot's chunk after its length prefix, release-format/slots.ts). */
+const bytesOf = ([pack, offset, length, , slot]: ChunkRef) => {
+  const bytes = readFileSync(resolve(dir, packKey(pack))).subarray(offset, offset + length);
+  return slot ? bytes.subarray(SLOT_LENGTH_BYTES, SLOT_LENGTH_BYTES + bytes.readUInt32BE(0)) : bytes;
+};
 
 /** Every chunk of the release's trees (directory pages and data chunks), each hash once. */
 async function releaseChunks(): Promise<ChunkRef[]> {
@@ -28,7 +32,7 @@ async function releaseChunks(): Promise<ChunkRef[]> {
     await walkTree(
       tree,
       async (ref) => unpack(bytesOf(ref)) as DirectoryPage,
-      (ref) => void (chunks.has(ref[3]) || chunks.set(ref[3], ref)),
+      (ref) => void (chunks.has(chunkKey(ref)) || chunks.set(chunkKey(ref), ref)),
     );
   }
   return [...chunks.values()];

@@ -5,13 +5,15 @@
  * table and level. Its proteins chunk names the chunks of its sequence, annotations, relations
  * and family instead. The simulated release compiled with pages of 8 entries and roots of 8
  * has those depths at a few thousand proteins: it must answer exactly as the release of the
- * usual layout, answer by answer, and read the proteins tree's pages, the proteins chunk and
- * one chunk per other table, whatever those tables' depths.
+ * usual layout, answer by answer, and read the proteins chunk and one chunk per other table,
+ * whatever those tables' depths: the proteins and the id indexes are slotted trees, whose
+ * chunks are found by arithmetic in runs of several slots each (release-format/slots.ts).
  */
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
+import { runChunks } from "../../release-format/directory.js";
 import { BESIDE_TABLES, type FamilyRow, type ProteinRow, type Relation } from "../../release-format/format.js";
 import type { Release } from "../../src/release/release.js";
 import { answerSample, appOver, expectSameAnswers, sample } from "../answer-comparison.js";
@@ -34,7 +36,14 @@ describe("deep trees: a protein's other rows found beside its proteins chunk", (
   it("has the depths of a public release: pages below the roots of every table a protein needs", () => {
     const { tables } = deep.manifest;
     const depths = Object.fromEntries(BESIDE_TABLES.map((name) => [name, tables[name].tree.depth]));
-    expect(tables.proteins.tree.depth).toBe(2);
+    // The proteins and the id indexes are slotted (no pages whatever their size), in runs of several slots each.
+    for (const [name, tree] of [["proteins", tables.proteins.tree], ...Object.entries(deep.manifest.indexes).map(([n, index]) => [n, index.tree] as const)] as const) {
+      expect(tree.depth, name).toBe(1);
+      expect(tree.slotted, name).toBeDefined();
+      expect(tree.root.starts.length, name).toBeLessThanOrEqual(8);
+    }
+    expect(runChunks(tables.proteins.tree, 0)).toBeGreaterThan(4);
+    expect(runChunks(deep.manifest.indexes.entryIds.tree, 0)).toBeGreaterThan(1);
     for (const name of BESIDE_TABLES) expect(depths[name], name).toBeGreaterThanOrEqual(2);
     expect(Math.max(...Object.values(depths))).toBeGreaterThanOrEqual(3);
     for (const [name, table] of Object.entries(usual.manifest.tables)) expect(table.tree.depth, name).toBe(1);
@@ -46,21 +55,27 @@ describe("deep trees: a protein's other rows found beside its proteins chunk", (
     await expectSameAnswers(usual.manifest.name, SIM, DEEP, probes);
   }, 120_000);
 
-  it("reads the proteins tree's pages and one chunk per table beside, cold", async () => {
+  it("reads the protein's slot and one chunk per table beside, cold: by canonical id its id's bucket first", async () => {
     const { tables, counts } = deep.manifest;
-    const pages = tables.proteins.tree.depth - 1;
+    const pages = 0;
     const entries = sample(counts.proteins, 97).map((i) => i + 1);
     const proteins = await deep.rowsAt<ProteinRow>(tables.proteins, entries.map((e) => e - 1));
     let checked = 0;
+    let byCanonicalId = 0;
     for (const entry of entries) {
       const protein = proteins.get(entry - 1)!;
-      const reads = async (path: string) => {
-        const answer = await appOver(DEEP).request(`http://x/api/protein/${entry}/${path}`);
+      const reads = async (path: string, id: string | number = entry) => {
+        const answer = await appOver(DEEP).request(`http://x/api/protein/${encodeURIComponent(id)}/${path}`);
         expect(answer.status, path).toBe(200);
         return Number(answer.headers.get("X-Blob-Reads"));
       };
-      // The proteins tree's pages, the proteins chunk, and the chunk beside it.
+      // The proteins chunk (its slot, found by arithmetic), and the chunk beside it.
       expect(await reads(""), `protein ${entry}`).toBe(pages + 2);
+      const byId = await deep.lookup(deep.manifest.indexes.entryIds, protein.canonicalId);
+      if (byId?.length === 1) {
+        expect(await reads("", protein.canonicalId), `protein ${protein.canonicalId}`).toBe(pages + 3);
+        byCanonicalId += 1;
+      }
       for (const sub of ["xref/", "gene_ontology/", "domains/"]) expect(await reads(sub), `${sub} of ${entry}`).toBe(pages + 2);
       if (!protein.family || !protein.hog) continue;
       expect(await reads("hog_derived_orthologs/"), `HOG-derived orthologs of ${entry}`).toBe(pages + 2);
@@ -73,5 +88,6 @@ describe("deep trees: a protein's other rows found beside its proteins chunk", (
       }
     }
     expect(checked).toBeGreaterThan(5);
+    expect(byCanonicalId).toBeGreaterThan(10);
   });
 });
