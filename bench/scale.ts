@@ -5,7 +5,7 @@
  * that are not measured are stated beside the table.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { PAGE_ENTRIES, ROOT_ENTRIES } from "../release-format/directory.js";
+import { PAGE_ENTRIES, ROOT_ENTRIES, SLOTTED_ROOT_RUNS } from "../release-format/directory.js";
 import type { Manifest } from "../release-format/format.js";
 import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
@@ -162,7 +162,7 @@ export async function scaleProjection(releaseDir: string, compile?: { proteins: 
       const byBytes = Math.max(1, Math.ceil(dataBytes / Math.max(1, meanChunk)));
       const chunks = rows === undefined ? byBytes : Math.min(byBytes, Math.max(1, Math.ceil((rows / Math.max(1, measured[rowUnit])) * target[rowUnit])));
       // A slotted tree (the proteins, hash indexes) stays at depth 1: its root lists runs of slots.
-      const shape = tree.slotted ? { depth: 1, pages: 0, pageEntries: 0, rootEntries: Math.min(chunks, ROOT_ENTRIES) } : treeShape(chunks);
+      const shape = tree.slotted ? { depth: 1, pages: 0, pageEntries: 0, rootEntries: Math.min(chunks, SLOTTED_ROOT_RUNS) } : treeShape(chunks);
       const pageBytes = shape.pageEntries * entryBytes;
       // Each tree writes its own data packs, and each level of its pages a pack of their own.
       const packs = Math.ceil(dataBytes / PACK_BYTES) + (shape.depth - 1) * Math.max(1, Math.ceil(pageBytes / (shape.depth - 1 || 1) / PACK_BYTES));

@@ -18,6 +18,14 @@ export const PAGE_ENTRIES = 256;
  */
 export const ROOT_ENTRIES = 4096;
 
+/**
+ * Runs of a slotted tree's root at most (release-format/slots.ts): fewer than a paged root's
+ * entries, because a slotted root is a whole tree's directory in the header. Runs of many slots
+ * cost little: the proteins' chunks differ little in size (+3% of padding in runs of 16 at a
+ * million proteins), and the Merkle path grows by 16 bytes a doubling.
+ */
+export const SLOTTED_ROOT_RUNS = 1024;
+
 /** JavaScript order of numbers or strings (keys are compared as the compiler sorted them). */
 const before = (a: number | string, b: number | string): boolean => a < b;
 

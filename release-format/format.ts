@@ -17,6 +17,13 @@ export const HASH_HEX_LENGTH = 32;
 /** The same hash as bytes, as directory pages store it. */
 export const HASH_BYTES = HASH_HEX_LENGTH / 2;
 
+/**
+ * Entry numbers the `entryIds` index keeps an id at most: one names a protein, two say the id
+ * is ambiguous, and what an ambiguous id answers never lists them (404, a null target, a SOAP
+ * fault). A gene name that 2,500 orthologs share would otherwise make one bucket of 10 kB.
+ */
+export const AMBIGUOUS_ENTRIES = 2;
+
 /** Object-storage key of a pack, from its name (the hash of its bytes). */
 export const packKey = (name: string): string => `packs/${name}.pack`;
 
@@ -152,7 +159,10 @@ export interface Manifest {
   /** Row ranges `[first, count]` of `tables.hogList`: the root HOGs, and the HOGs of each level index. */
   hogLists: { roots: [number, number]; levels: Array<[number, number]> };
   indexes: {
-    /** Canonical ids, UniProt accessions and entry names, cross-reference ids → entry numbers. */
+    /**
+     * Canonical ids, UniProt accessions and entry names, cross-reference ids → entry numbers,
+     * the smallest AMBIGUOUS_ENTRIES of them: two mean the id names several proteins.
+     */
     entryIds: HashIndexRef<number[]>;
     /** Group fingerprints → group numbers. */
     fingerprints: HashIndexRef<number[]>;

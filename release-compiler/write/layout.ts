@@ -3,7 +3,7 @@
  * against the entries of the directory pages (FORMAT.md, "Chunk sizes"). Rows are never split:
  * a row larger than its table's target is a chunk of its own.
  */
-import { PAGE_ENTRIES, ROOT_ENTRIES } from "../../release-format/directory.js";
+import { PAGE_ENTRIES, ROOT_ENTRIES, SLOTTED_ROOT_RUNS } from "../../release-format/directory.js";
 
 const KB = 1024;
 
@@ -32,6 +32,8 @@ export const LAYOUT = {
   /** Entries of a directory page below the root, and of a root at most (release-format/directory.ts). */
   pageEntries: PAGE_ENTRIES,
   rootEntries: ROOT_ENTRIES,
+  /** Runs of a slotted tree's root at most (release-format/directory.ts). */
+  slottedRootRuns: SLOTTED_ROOT_RUNS,
   /**
    * A family of more members keeps their summaries in the `familyMembers` table, not in its row
    * (FamilyRow): ~110 bytes a summary, so an inline family fits its 16 kB chunk.

@@ -43,7 +43,7 @@ export interface PackWriter {
   tree<Start extends number | string>(): TreeWriter<Start>;
   /**
    * A new slotted tree (release-format/slots.ts) of `chunks` chunks, added in order, the k-th
-   * covering the keys from k × `stride`: its root lists runs of slots, at most `LAYOUT.rootEntries`.
+   * covering the keys from k × `stride`: its root lists runs of slots, at most `LAYOUT.slottedRootRuns`.
    */
   slottedTree(stride: number, chunks: number): TreeWriter<number>;
   /** One chunk in a pack of its own (the release header). */
@@ -194,7 +194,7 @@ export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWrit
     },
     slottedTree(stride, chunks) {
       const data = packStream();
-      const perRun = Math.max(1, Math.ceil(chunks / LAYOUT.rootEntries));
+      const perRun = Math.max(1, Math.ceil(chunks / LAYOUT.slottedRootRuns));
       const starts: number[] = [];
       const entries: Written[] = [];
       const slots: number[] = [];

@@ -4,6 +4,7 @@
  */
 import { join } from "node:path";
 import {
+  AMBIGUOUS_ENTRIES,
   FORMAT_VERSION,
   type AnnotationRow,
   type AnnotationShard,
@@ -292,7 +293,7 @@ export function writeIndexes({ b, packs, stage }: WriteContext) {
   const genomeDetails = writeTable(packs, genomes.length, LAYOUT.genomeDetailsChunkBytes, (g) => genomeDetail(p, g));
   const entryIds = entryIdPairs(p, b.annotations);
   const indexes = {
-    entryIds: writeHashIndexOfPairs(packs, entryIds.keys, entryIds.entries, LAYOUT.bucketBytes),
+    entryIds: writeHashIndexOfPairs(packs, entryIds.keys, entryIds.entries, LAYOUT.bucketBytes, AMBIGUOUS_ENTRIES),
     fingerprints: writeHashIndex(packs, groupsByFingerprint(b.fingerprints), LAYOUT.bucketBytes),
     hogIds: writeHashIndex(packs, b.hogIds, LAYOUT.bucketBytes),
     goTerms: writeHashIndex(packs, b.annotations.goTerms, LAYOUT.bucketBytes),

@@ -164,9 +164,10 @@ export function writeHashIndex<Value>(packs: PackWriter, entries: Map<string, Va
 /**
  * A hash index from key → its distinct numbers, ascending, given as (key, number) pairs in any
  * order: writeHashIndex of that map (its bucket count from an estimate of each key's bytes, so
- * it may differ), without holding millions of small lists (entry ids of a large release).
+ * it may differ), without holding millions of small lists (entry ids of a large release). A key
+ * keeps its `maxNumbers` smallest numbers.
  */
-export function writeHashIndexOfPairs(packs: PackWriter, keys: string[], numbers: ArrayLike<number>, bucketBytes: number): HashIndexRef<number[]> {
+export function writeHashIndexOfPairs(packs: PackWriter, keys: string[], numbers: ArrayLike<number>, bucketBytes: number, maxNumbers = Infinity): HashIndexRef<number[]> {
   const order = Int32Array.from(keys.keys()).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : numbers[a] - numbers[b]));
   // A key's bytes estimated once, with its first number (~5 bytes a further number, uncounted).
   let bytes = 0;
@@ -192,7 +193,7 @@ export function writeHashIndexOfPairs(packs: PackWriter, keys: string[], numbers
     const last = leaf.keys.length - 1;
     if (last >= 0 && leaf.keys[last] === key) {
       const list = leaf.values[last];
-      if (list[list.length - 1] !== n) list.push(n);
+      if (list[list.length - 1] !== n && list.length < maxNumbers) list.push(n);
     } else {
       leaf.keys.push(key);
       leaf.values.push([n]);

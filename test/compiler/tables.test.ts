@@ -74,13 +74,13 @@ describe("writeSlottedTable", () => {
   const rowAt = (r: number) => ({ r, pad: "x".repeat(r === 29 ? 900 : (r * 7) % 45) });
   /** The table of `count` rows, `perChunk` a chunk, with roots of at most `roots` runs. */
   function slotted(count: number, perChunk: number, roots: number) {
-    const saved = LAYOUT.rootEntries;
-    LAYOUT.rootEntries = roots;
+    const saved = LAYOUT.slottedRootRuns;
+    LAYOUT.slottedRootRuns = roots;
     try {
       const packs = tempPacks();
       return { packs, table: writeSlottedTable(packs, count, perChunk, rowAt, (rows) => ({ extra: rows.length })) };
     } finally {
-      LAYOUT.rootEntries = saved;
+      LAYOUT.slottedRootRuns = saved;
     }
   }
 
@@ -202,6 +202,16 @@ describe("hash indexes", () => {
       expect(release.reads.reads - before).toBeLessThanOrEqual(1);
     }
     for (const absent of ["", "P", "p1", "Q1 ", "ENSG9999", "\u00e9"]) expect(await release.lookup(entryIds, absent)).toBeUndefined();
+  });
+
+  it("keeps a key's smallest numbers only, when told how many", () => {
+    const { keys, numbers, map } = pairs();
+    const packs = tempPacks();
+    const index = writeHashIndexOfPairs(packs, keys, numbers, 256, 2);
+    const found = new Map<string, number[]>();
+    for (const { value } of packs.chunks<KeyIndexLeaf<number[]>, number>(index.tree)) value.keys.forEach((key, i) => found.set(key, value.values[i]));
+    expect(found).toEqual(new Map([...map].map(([key, list]) => [key, list.slice(0, 2)])));
+    expect([...map.values()].some((list) => list.length > 2)).toBe(true);
   });
 
   it("gives an empty map one empty bucket", () => {

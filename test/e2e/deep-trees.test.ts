@@ -28,7 +28,7 @@ describe("deep trees: a protein's other rows found beside its proteins chunk", (
   let deep: Release;
 
   beforeAll(async () => {
-    await compileSimulatedWith({ pageEntries: 8, rootEntries: 8 }, DEEP);
+    await compileSimulatedWith({ pageEntries: 8, rootEntries: 8, slottedRootRuns: 8 }, DEEP);
     [usual, deep] = await Promise.all([openReleaseFolder(SIM), openReleaseFolder(DEEP)]);
   }, 120_000);
   afterAll(() => rmSync(DEEP, { recursive: true, force: true }));
