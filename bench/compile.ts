@@ -223,7 +223,7 @@ async function currentSize(out: string) {
  * header's ref) and the header (a msgpack chunk naming the tables), the packs from the folder.
  * Its chunks and depth are not counted (NaN): that needs its format's trees.
  */
-function formatFreeSize(out: string) {
+export function formatFreeSize(out: string) {
   const file = readManifestFile(out) as unknown as { counts: { proteins: number }; header: [string, number, number, string] };
   const [pack, offset, length] = file.header;
   const header = new Unpackr({ useRecords: true }).unpack(readFileSync(resolve(out, "packs", `${pack}.pack`)).subarray(offset, offset + length)) as { tables: { pairs: { rows: number } } };
