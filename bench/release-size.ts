@@ -32,7 +32,8 @@ export async function treeChunks<Start extends number | string>(release: Release
     await walkTree(tree, async () => tree.root, (ref) => void refs.push(ref));
     const starts: number[] = [];
     tree.root.starts.forEach((start, i) => {
-      for (let j = 0; j < runChunks(tree, i); j++) starts.push((start as number) + j * tree.slotted!.stride);
+      // A hash index's buckets (stride 0) all start at their run's first key.
+      for (let j = 0; j < runChunks(tree, i); j++) starts.push(tree.slotted!.stride ? (start as number) + j * tree.slotted!.stride : (start as number));
     });
     return { depth: 1, starts: starts as Start[], refs, pages: [] };
   }

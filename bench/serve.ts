@@ -15,10 +15,11 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { compileRelease } from "../release-compiler/compile.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
-import { PAGE_ENTRIES, ROOT_ENTRIES } from "../release-format/directory.js";
+import { bucketCovering, PAGE_ENTRIES, ROOT_ENTRIES } from "../release-format/directory.js";
 import { simulateRelease } from "../release-compiler/simulate/simulate.js";
 import {
   FORMAT_VERSION,
+  chunkKey,
   packKey,
   type AnnotationRow,
   type FamilyRow,
@@ -37,7 +38,6 @@ import { createBlobCache, MAX_CACHED_BYTES } from "../src/release/blob-cache.js"
 import type { Release } from "../src/release/release.js";
 import type { ByteRange, ReleaseStorage } from "../src/release/storage.js";
 import { chunkOf, chunksSpanned, distinctChunks, treeChunks } from "./release-size.js";
-import { bucketOf } from "../release-format/slots.js";
 import {
   buildWorkerBundle,
   fetchEach,
@@ -162,7 +162,6 @@ export async function serveMix(release: Release, manifest: Manifest, targets: nu
     sequences: await treeChunks(release, tables.sequences.tree),
     hogList: await treeChunks(release, tables.hogList.tree),
     pairs: await treeChunks(release, tables.pairs.tree),
-    entryIds: await treeChunks(release, manifest.indexes.entryIds.tree),
     familyMembers: await treeChunks(release, tables.familyMembers.tree),
   };
   const big = genomes.filter((g) => g.nrEntries >= 5000);
@@ -222,7 +221,7 @@ export async function serveMix(release: Release, manifest: Manifest, targets: nu
     while (chosen.size < 1000) chosen.add(g.firstEntry + int(g.nrEntries));
     const entries = [...chosen];
     const ids: Array<string | number> = [];
-    const leaves = new Set<number>();
+    const leaves = new Set<string>();
     for (const [i, e] of entries.entries()) {
       if (i % 3 === 0) ids.push(e);
       else if (i % 3 === 1) ids.push(orthidOf(manifest, e));
@@ -230,7 +229,7 @@ export async function serveMix(release: Release, manifest: Manifest, targets: nu
         const row = await protein(e);
         if (row.canonicalId && (await uniqueId(row.canonicalId, e))) {
           ids.push(row.canonicalId);
-          leaves.add(Math.max(0, chunkOf(chunks.entryIds, bucketOf(row.canonicalId, manifest.indexes.entryIds.buckets))));
+          leaves.add(chunkKey(bucketCovering(manifest.indexes.entryIds.tree, row.canonicalId)!));
         } else ids.push(e);
       }
     }

@@ -4,6 +4,7 @@
  * The compiler builds the pages (release-compiler/write/packs.ts), the worker walks them
  * (src/release/release.ts); both use these helpers, so an entry means the same on both sides.
  */
+import { bucketOf } from "./slots.js";
 import { HASH_BYTES, type ChunkRef, type ChunkTree, type DirectoryPage, type Manifest, type ReleaseHeader } from "./format.js";
 
 /**
@@ -67,6 +68,15 @@ export function slotCovering(tree: ChunkTree<number>, key: number): { start: num
   const { stride } = tree.slotted!;
   const j = Math.min(Math.floor((key - tree.root.starts[i]) / stride), runChunks(tree, i) - 1);
   return { start: tree.root.starts[i] + j * stride, ref: slotRef(tree, i, j) };
+}
+
+/**
+ * The bucket of a hash index (stride 0) that would hold `key`: in the run whose key range covers
+ * it, slot `bucketOf(key, its chunk count)`; undefined when the key precedes every run.
+ */
+export function bucketCovering(tree: ChunkTree<string>, key: string): ChunkRef | undefined {
+  const i = entryCovering(tree.root, key);
+  return i < 0 ? undefined : slotRef(tree, i, bucketOf(key, runChunks(tree, i)));
 }
 
 function hashHex(bytes: Uint8Array, at: number): string {

@@ -74,7 +74,8 @@ export interface ChunkTree<Start extends number | string = number | string> {
   root: DirectoryPage<Start>;
   /**
    * A slotted tree (release-format/slots.ts; depth 1): each root entry is a run of equal slots,
-   * `slots[i]` bytes each, whose chunks cover `stride` keys each from the entry's start.
+   * `slots[i]` bytes each. A table's chunks cover `stride` rows each from the entry's start; a
+   * hash index's (`stride` 0) hold the keys of the run's key range that hash to their slot.
    */
   slotted?: { stride: number; slots: number[] };
 }
@@ -250,15 +251,18 @@ export interface KeyIndexRef<Value> {
 }
 
 /**
- * A hash index (release-format/slots.ts): key → value, for lookups by exact key. A key lies in
- * bucket `bucketOf(key, buckets)`; bucket b is row b of a slotted tree of one bucket a chunk,
- * each a KeyIndexLeaf of the keys hashing there, sorted. A lookup is one range read, whatever
- * the release's size.
+ * A hash index (release-format/slots.ts): key → value, for lookups by exact key. Its keys, in
+ * JavaScript string order, are cut into runs of about equal bytes, the root of a slotted tree
+ * (`stride` 0) keyed by each run's first key; a run of n buckets holds in bucket j the keys of
+ * its range with `bucketOf(key, n)` = j, sorted (a KeyIndexLeaf). A lookup is one range read
+ * whatever the release's size, and ids that sort together (one genome's canonical ids) lie in
+ * one run, read in one range by a bulk lookup.
  */
 export interface HashIndexRef<Value> {
   keys: number;
+  /** Buckets in all. */
   buckets: number;
-  tree: ChunkTree<number>;
+  tree: ChunkTree<string>;
   readonly __value?: Value;
 }
 

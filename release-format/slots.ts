@@ -3,10 +3,12 @@
  *
  * A tree of directory pages costs a cold answer one page read per level below its root, and at
  * public scale the tables a single record starts from (the proteins, the id indexes) have one
- * such level. A slotted tree has none whatever its size: its chunks hold a fixed number of keys
- * (`stride`: rows of a table, buckets of a hash index), and its root, in the header, lists runs
- * of them, each run a stretch of one pack cut into equal slots. Chunk j of run i covers the keys
- * from `starts[i] + j × stride` and lies at `offsets[i] + j × slots[i]`: one range read.
+ * such level. A slotted tree has none whatever its size: its root, in the header, lists runs of
+ * chunks, each run a stretch of one pack cut into equal slots, chunk j of run i at `offsets[i] +
+ * j × slots[i]`: one range read. A table's chunks hold a fixed number of rows (`stride`), so
+ * chunk j of run i covers the rows from `starts[i] + j × stride`; a hash index's runs cover key
+ * ranges from `starts[i]`, and chunk j of a run of n holds the keys k of its range with
+ * `bucketOf(k, n)` = j.
  *
  * A slot is `[chunk length: u32 big-endian][chunk][its Merkle path][zeros]`. The root entry's
  * hash is the Merkle root of its run's chunk hashes (a leaf: the chunk's hash; a node: the hash

@@ -46,6 +46,8 @@ export interface PackWriter {
    * covering the keys from k × `stride`: its root lists runs of slots, at most `LAYOUT.slottedRootRuns`.
    */
   slottedTree(stride: number, chunks: number): TreeWriter<number>;
+  /** A new slotted tree written run by run (a hash index: `stride` 0, runs keyed by their first key). */
+  slottedRuns<Start extends number | string>(stride: number): SlottedRunWriter<Start>;
   /** One chunk in a pack of its own (the release header). */
   single(value: unknown): ChunkRef;
   readonly stats: PackStats;
@@ -70,6 +72,15 @@ export interface TreeWriter<Start extends number | string> {
 }
 
 const sha = (bytes: Uint8Array): Buffer => createHash("sha256").update(bytes).digest().subarray(0, HASH_BYTES);
+
+/** A slotted tree written run by run: each run's chunks (packed) become its equal slots. */
+export interface SlottedRunWriter<Start extends number | string> {
+  /** Appends a run covering the keys from `start` (greater than the previous run's). */
+  addRun(start: Start, chunks: Uint8Array[]): void;
+  /** Runs added so far. */
+  readonly runs: number;
+  finish(): ChunkTree<Start>;
+}
 
 /** A chunk as written, until its pack has a name. */
 interface Written {
@@ -192,35 +203,52 @@ export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWrit
         },
       };
     },
-    slottedTree(stride, chunks) {
+    slottedRuns<Start extends number | string>(stride: number): SlottedRunWriter<Start> {
       const data = packStream();
-      const perRun = Math.max(1, Math.ceil(chunks / LAYOUT.slottedRootRuns));
-      const starts: number[] = [];
+      const starts: Start[] = [];
       const entries: Written[] = [];
       const slots: number[] = [];
+      return {
+        addRun(start, run) {
+          if (!run.length) throw new Error("slotted tree: an empty run");
+          // Merkle levels over the run's chunk hashes; a node without a sibling goes up unchanged.
+          const levels: Buffer[][] = [run.map((bytes) => sha(bytes))];
+          while (levels[levels.length - 1].length > 1) {
+            const below = levels[levels.length - 1];
+            const up: Buffer[] = [];
+            for (let i = 0; i < below.length; i += 2) up.push(i + 1 < below.length ? sha(Buffer.concat([below[i], below[i + 1]])) : below[i]);
+            levels.push(up);
+          }
+          const paths = run.map((_, j) => Buffer.concat(merkleSteps(j, run.length).map((step) => levels[step.level][step.sibling])));
+          const slot = Math.max(...run.map((bytes, j) => SLOT_LENGTH_BYTES + bytes.length + paths[j].length));
+          const out = Buffer.alloc(slot * run.length);
+          run.forEach((bytes, j) => {
+            out.writeUInt32BE(bytes.length, j * slot);
+            out.set(bytes, j * slot + SLOT_LENGTH_BYTES);
+            out.set(paths[j], j * slot + SLOT_LENGTH_BYTES + bytes.length);
+          });
+          const last = starts.at(-1);
+          if (last !== undefined && !(start > last)) throw new Error(`slotted tree: a run from ${start} after a run from ${last}`);
+          starts.push(start);
+          entries.push(data.append(out, run.length, slot, levels[levels.length - 1][0]));
+          slots.push(slot);
+        },
+        get runs() {
+          return starts.length;
+        },
+        finish() {
+          data.close();
+          return { depth: 1, root: pageOf(0, starts, entries), slotted: { stride, slots } };
+        },
+      };
+    },
+    slottedTree(stride, chunks) {
+      const runs = this.slottedRuns<number>(stride);
+      const perRun = Math.max(1, Math.ceil(chunks / LAYOUT.slottedRootRuns));
       let run: Uint8Array[] = [];
       let added = 0;
       const closeRun = () => {
-        if (!run.length) return;
-        // Merkle levels over the run's chunk hashes; a node without a sibling goes up unchanged.
-        const levels: Buffer[][] = [run.map((bytes) => sha(bytes))];
-        while (levels[levels.length - 1].length > 1) {
-          const below = levels[levels.length - 1];
-          const up: Buffer[] = [];
-          for (let i = 0; i < below.length; i += 2) up.push(i + 1 < below.length ? sha(Buffer.concat([below[i], below[i + 1]])) : below[i]);
-          levels.push(up);
-        }
-        const paths = run.map((_, j) => Buffer.concat(merkleSteps(j, run.length).map((step) => levels[step.level][step.sibling])));
-        const slot = Math.max(...run.map((bytes, j) => SLOT_LENGTH_BYTES + bytes.length + paths[j].length));
-        const out = Buffer.alloc(slot * run.length);
-        run.forEach((bytes, j) => {
-          out.writeUInt32BE(bytes.length, j * slot);
-          out.set(bytes, j * slot + SLOT_LENGTH_BYTES);
-          out.set(paths[j], j * slot + SLOT_LENGTH_BYTES + bytes.length);
-        });
-        starts.push((added - run.length) * stride);
-        entries.push(data.append(out, run.length, slot, levels[levels.length - 1][0]));
-        slots.push(slot);
+        if (run.length) runs.addRun((added - run.length) * stride, run);
         run = [];
       };
       const unsupported = () => {
@@ -242,8 +270,7 @@ export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWrit
         finish() {
           if (added !== chunks) throw new Error(`slotted tree: ${added} chunks written of the ${chunks} announced`);
           closeRun();
-          data.close();
-          return { depth: 1, root: pageOf(0, starts, entries), slotted: { stride, slots } };
+          return runs.finish();
         },
       };
     },

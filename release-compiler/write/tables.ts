@@ -7,6 +7,7 @@
  */
 import type { HashIndexRef, KeyIndexLeaf, TableRef, TableShard } from "../../release-format/format.js";
 import { bucketOf } from "../../release-format/slots.js";
+import { LAYOUT } from "./layout.js";
 import { packChunk, type PackWriter } from "./packs.js";
 
 /** Writes rows 0..count-1 in chunks of about `chunkBytes`; a row is built only when it is written. */
@@ -114,90 +115,89 @@ export function chunkCutter<Row>(
   };
 }
 
-const packedSize = (key: string, value: unknown) => key.length + 1 + packChunk(value).length;
-
 /**
- * Buckets of a hash index written in order (release-format/slots.ts): `leaf(b)` is bucket b's
- * leaf, to which its keys are added in sorted order; buckets skipped are written empty.
+ * A hash index written key by key in sorted order (release-format/slots.ts): the keys are cut
+ * into runs of about `totalBytes` / `LAYOUT.slottedRootRuns` bytes (at least a bucket's), and
+ * each run into one bucket per `bucketBytes`, a key going to bucket `bucketOf(key, buckets of its
+ * run)`. `bytes` is a key's estimated share; only the open run is held.
  */
-function bucketWriter<Value>(packs: PackWriter, buckets: number, keys: number) {
-  const tree = packs.slottedTree(1, buckets);
-  let open = 0;
-  let leaf: KeyIndexLeaf<Value> = { keys: [], values: [] };
-  const closeUpTo = (bucket: number) => {
-    while (open < bucket) {
-      tree.add(open++, leaf);
-      leaf = { keys: [], values: [] };
-    }
+function hashIndexWriter<Value>(packs: PackWriter, totalBytes: number, bucketBytes: number) {
+  const runs = packs.slottedRuns<string>(0);
+  const runBytes = Math.max(bucketBytes, Math.ceil(totalBytes / Math.max(1, LAYOUT.slottedRootRuns - 1)));
+  let keys: string[] = [];
+  let values: Value[] = [];
+  let bytes = 0;
+  let count = 0;
+  let buckets = 0;
+  const closeRun = () => {
+    if (!keys.length) return;
+    const n = Math.max(1, Math.ceil(bytes / bucketBytes));
+    const leaves = Array.from({ length: n }, (): KeyIndexLeaf<Value> => ({ keys: [], values: [] }));
+    keys.forEach((key, k) => {
+      const leaf = leaves[bucketOf(key, n)];
+      leaf.keys.push(key);
+      leaf.values.push(values[k]);
+    });
+    runs.addRun(keys[0], leaves.map(packChunk));
+    buckets += n;
+    [keys, values, bytes] = [[], [], 0];
   };
   return {
-    leaf(bucket: number): KeyIndexLeaf<Value> {
-      closeUpTo(bucket);
-      return leaf;
+    /** Adds a key after every key added before it. */
+    add(key: string, value: Value, keyBytes: number) {
+      keys.push(key);
+      values.push(value);
+      bytes += keyBytes;
+      count += 1;
+      if (bytes >= runBytes) closeRun();
     },
     finish(): HashIndexRef<Value> {
-      closeUpTo(buckets);
-      return { keys, buckets, tree: tree.finish() };
+      closeRun();
+      if (count === 0) runs.addRun("", [packChunk({ keys: [], values: [] })]);
+      return { keys: count, buckets: Math.max(1, buckets), tree: runs.finish() };
     },
   };
 }
 
-/** Buckets for an index of about `bytes`: one per `bucketBytes` on average. */
-const bucketCount = (bytes: number, bucketBytes: number) => Math.max(1, Math.ceil(bytes / bucketBytes));
+const packedSize = (key: string, value: unknown) => key.length + 1 + packChunk(value).length;
+const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Writes a hash index in buckets of about `bucketBytes` on average, each bucket's keys sorted in JavaScript string order. */
+/** Writes a hash index in buckets of about `bucketBytes` on average, keys in JavaScript string order. */
 export function writeHashIndex<Value>(packs: PackWriter, entries: Map<string, Value>, bucketBytes: number): HashIndexRef<Value> {
-  let bytes = 0;
-  for (const [key, value] of entries) bytes += packedSize(key, value);
-  const buckets = bucketCount(bytes, bucketBytes);
-  const keys = [...entries.keys()].map((key) => ({ key, bucket: bucketOf(key, buckets) }));
-  keys.sort((a, b) => a.bucket - b.bucket || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const writer = bucketWriter<Value>(packs, buckets, keys.length);
-  for (const { key, bucket } of keys) {
-    const leaf = writer.leaf(bucket);
-    leaf.keys.push(key);
-    leaf.values.push(entries.get(key)!);
+  const sizes = new Map<string, number>();
+  let total = 0;
+  for (const [key, value] of entries) {
+    const size = packedSize(key, value);
+    sizes.set(key, size);
+    total += size;
   }
+  const writer = hashIndexWriter<Value>(packs, total, bucketBytes);
+  for (const key of [...entries.keys()].sort(byString)) writer.add(key, entries.get(key)!, sizes.get(key)!);
   return writer.finish();
 }
 
 /**
  * A hash index from key → its distinct numbers, ascending, given as (key, number) pairs in any
- * order: writeHashIndex of that map (its bucket count from an estimate of each key's bytes, so
- * it may differ), without holding millions of small lists (entry ids of a large release). A key
+ * order: writeHashIndex of that map (its runs cut by an estimate of each key's bytes, so they may
+ * end elsewhere), without holding millions of small lists (entry ids of a large release). A key
  * keeps its `maxNumbers` smallest numbers.
  */
 export function writeHashIndexOfPairs(packs: PackWriter, keys: string[], numbers: ArrayLike<number>, bucketBytes: number, maxNumbers = Infinity): HashIndexRef<number[]> {
   const order = Int32Array.from(keys.keys()).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : numbers[a] - numbers[b]));
   // A key's bytes estimated once, with its first number (~5 bytes a further number, uncounted).
-  let bytes = 0;
-  let distinct = 0;
-  for (let i = 0; i < order.length; i++) {
-    if (i > 0 && keys[order[i]] === keys[order[i - 1]]) continue;
-    bytes += keys[order[i]].length + 7;
-    distinct += 1;
-  }
-  const buckets = bucketCount(bytes, bucketBytes);
-  // A counting sort by bucket keeps the key order within each bucket.
-  const bucket = new Int32Array(keys.length);
-  const firstOf = new Int32Array(buckets + 1);
-  for (let i = 0; i < keys.length; i++) firstOf[(bucket[i] = bucketOf(keys[i], buckets)) + 1] += 1;
-  for (let b = 0; b < buckets; b++) firstOf[b + 1] += firstOf[b];
-  const byBucket = new Int32Array(order.length);
-  for (const i of order) byBucket[firstOf[bucket[i]]++] = i;
-  const writer = bucketWriter<number[]>(packs, buckets, distinct);
-  for (const i of byBucket) {
-    const key = keys[i];
-    const n = numbers[i];
-    const leaf = writer.leaf(bucket[i]);
-    const last = leaf.keys.length - 1;
-    if (last >= 0 && leaf.keys[last] === key) {
-      const list = leaf.values[last];
+  const keyBytes = (key: string) => key.length + 7;
+  let total = 0;
+  for (let i = 0; i < order.length; i++) if (i === 0 || keys[order[i]] !== keys[order[i - 1]]) total += keyBytes(keys[order[i]]);
+  const writer = hashIndexWriter<number[]>(packs, total, bucketBytes);
+  for (let i = 0; i < order.length; ) {
+    // A key's pairs follow each other, numbers ascending: its list whole before it is added.
+    const key = keys[order[i]];
+    const list: number[] = [];
+    for (; i < order.length && keys[order[i]] === key; i++) {
+      const n = numbers[order[i]];
       if (list[list.length - 1] !== n && list.length < maxNumbers) list.push(n);
-    } else {
-      leaf.keys.push(key);
-      leaf.values.push([n]);
     }
+    writer.add(key, list, keyBytes(key));
   }
   return writer.finish();
 }

@@ -1,19 +1,22 @@
 import type { ProteinRow, SequenceRow } from "../../release-format/format.js";
 import type { Release } from "./release.js";
-import { resolveEntry } from "./resolve.js";
+import { directEntry } from "./resolve.js";
 import { rowsOf } from "./summaries.js";
 
 /**
  * Entry numbers of many entry ids, in their order: undefined for an unknown or ambiguous id.
- * The ids resolve concurrently; index leaves shared by several ids are read once (the release
- * view shares reads under way, and the chunk cache keeps finished ones).
+ * Entry numbers and orthids resolve without reading; the other ids' buckets are read together.
  */
 export async function resolveEntries(release: Release, ids: string[]): Promise<Array<number | undefined>> {
   const distinct = [...new Set(ids)];
-  const resolved = await Promise.all(distinct.map((id) => resolveEntry(release, id)));
-  const byId = new Map(distinct.map((id, i) => [id, resolved[i].kind === "found" ? resolved[i].entry : undefined]));
+  // The ids that need the index, looked up together: one genome's ids sort together, so their buckets are read in a few ranges.
+  const indexed = await release.lookupMany(release.manifest.indexes.entryIds, distinct.filter((id) => directEntry(release, id) === undefined));
+  const byId = new Map(distinct.map((id) => [id, directEntry(release, id) ?? onlyEntry(indexed.get(id))]));
   return ids.map((id) => byId.get(id));
 }
+
+/** The one entry an index value names; undefined for none or several. */
+const onlyEntry = (entries: number[] | undefined) => (entries?.length === 1 ? entries[0] : undefined);
 
 /** Protein and sequence rows of many entries, each chunk of either table read once. */
 export async function proteinsWithSequences(

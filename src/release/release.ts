@@ -4,8 +4,7 @@ import { adjacent, fetchChunks, type ReadCounter } from "./chunks.js";
 import { decodedSize } from "./decoded-size.js";
 import { readObject, type ReleaseStorage } from "./storage.js";
 import { upperBound } from "./sorted.js";
-import { entryCovering, entryRef, runChunks, slotCovering, slotRef } from "../../release-format/directory.js";
-import { bucketOf } from "../../release-format/slots.js";
+import { bucketCovering, entryCovering, entryRef, runChunks, slotCovering, slotRef } from "../../release-format/directory.js";
 import {
   CURRENT_RELEASE_KEY,
   FORMAT_VERSION,
@@ -75,6 +74,8 @@ export interface Release {
   rows<Row>(table: TableRef<Row>, from: number, to: number): Promise<AsyncIterable<Row>>;
   /** The value of `key` in a hash index: one bucket read. */
   lookup<Value>(index: HashIndexRef<Value>, key: string): Promise<Value | undefined>;
+  /** The values of many keys of a hash index: each bucket read once, the buckets of one run in one range. */
+  lookupMany<Value>(index: HashIndexRef<Value>, keys: Iterable<string>): Promise<Map<string, Value | undefined>>;
   /** Level index by name (level names, species codes); undefined when unknown. */
   levelByName: Map<string, number>;
 }
@@ -197,7 +198,10 @@ export function releaseView(storage: ReleaseStorage, cache: BlobCache, manifest:
 
   /** The level-0 entry of a tree covering `key`, reading the pages on the way down (a slotted tree: none). */
   const locate = async <Start extends number | string>(tree: ChunkTree<Start>, key: Start) => {
-    if (tree.slotted) return slotCovering(tree as ChunkTree<number>, key as number) as { start: Start; ref: ChunkRef } | undefined;
+    if (tree.slotted) {
+      if (!tree.slotted.stride) throw new Error("a hash index is read by its keys (lookup), not located");
+      return slotCovering(tree as ChunkTree<number>, key as number) as { start: Start; ref: ChunkRef } | undefined;
+    }
     let page: DirectoryPage<Start> = tree.root;
     for (;;) {
       const i = entryCovering(page, key);
@@ -307,11 +311,34 @@ export function releaseView(storage: ReleaseStorage, cache: BlobCache, manifest:
       })();
     },
     async lookup(index, key) {
-      const found = await chunkAt<KeyIndexLeaf<never>, number>(index.tree, bucketOf(key, index.buckets));
-      if (!found) throw unavailable("A bucket of an index is missing; the release is inconsistent.");
-      const leaf = found.value;
-      const at = upperBound(leaf.keys, key) - 1;
-      return at >= 0 && leaf.keys[at] === key ? leaf.values[at] : undefined;
+      const ref = bucketCovering(index.tree, key);
+      return ref && valueIn(await chunk<KeyIndexLeaf<never>>(ref), key);
+    },
+    async lookupMany<Value>(index: HashIndexRef<Value>, keys: Iterable<string>) {
+      const refOf = new Map<string, ChunkRef | undefined>();
+      const refs = new Map<string, ChunkRef>();
+      for (const key of keys) {
+        if (refOf.has(key)) continue;
+        const ref = bucketCovering(index.tree, key);
+        refOf.set(key, ref);
+        if (ref) refs.set(chunkKey(ref), ref);
+      }
+      // In pack order, so that the buckets of one run (keys that sort together) are read in one range.
+      const list = [...refs.values()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+      const leaves = new Map<string, KeyIndexLeaf<Value>>();
+      for (let k = 0; k < list.length; k += ROWS_AT_WAVE) {
+        const wave = list.slice(k, k + ROWS_AT_WAVE);
+        (await chunks(wave)).forEach((leaf, m) => leaves.set(chunkKey(wave[m]), leaf as KeyIndexLeaf<Value>));
+      }
+      const out = new Map<string, Value | undefined>();
+      for (const [key, ref] of refOf) out.set(key, ref && valueIn(leaves.get(chunkKey(ref))!, key));
+      return out;
     },
   };
+}
+
+/** A key's value in a sorted leaf or bucket; undefined when it holds no such key. */
+function valueIn<Value>(leaf: KeyIndexLeaf<Value>, key: string): Value | undefined {
+  const at = upperBound(leaf.keys, key) - 1;
+  return at >= 0 && leaf.keys[at] === key ? leaf.values[at] : undefined;
 }

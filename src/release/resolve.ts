@@ -10,19 +10,26 @@ export const HOG_ID = /^HOG:([A-Z]*)([0-9]+)((?:\.[0-9]+[a-z]+)*)$/;
 /** What an entry id names: one entry, none, or several (a cross-reference shared by proteins). */
 export type EntryResolution = { kind: "found"; entry: number } | { kind: "unknown" } | { kind: "ambiguous"; entries: number[] };
 
-/** Resolves an `entry_id`: entry number, then orthid, then canonical id or cross-reference. */
-export async function resolveEntry(release: Release, id: string): Promise<EntryResolution> {
+/** The entry an entry number or orthid names, read from nothing; undefined for any other id. */
+export function directEntry(release: Release, id: string): number | undefined {
   const { proteins } = release.manifest.counts;
   if (ENTRY_NUMBER.test(id)) {
     const nr = Number(id);
-    if (nr >= 1 && nr <= proteins) return { kind: "found", entry: nr };
+    if (nr >= 1 && nr <= proteins) return nr;
   }
   const m = ORTHID.exec(id);
   if (m) {
     const genome = release.manifest.genomes.find((g) => g.code === m[1]);
     const index = Number(m[2]);
-    if (genome && index >= 1 && index <= genome.nrEntries) return { kind: "found", entry: genome.firstEntry + index - 1 };
+    if (genome && index >= 1 && index <= genome.nrEntries) return genome.firstEntry + index - 1;
   }
+  return undefined;
+}
+
+/** Resolves an `entry_id`: entry number, then orthid, then canonical id or cross-reference. */
+export async function resolveEntry(release: Release, id: string): Promise<EntryResolution> {
+  const direct = directEntry(release, id);
+  if (direct !== undefined) return { kind: "found", entry: direct };
   const entries = await release.lookup(release.manifest.indexes.entryIds, id);
   if (!entries || entries.length === 0) return { kind: "unknown" };
   return entries.length === 1 ? { kind: "found", entry: entries[0] } : { kind: "ambiguous", entries };

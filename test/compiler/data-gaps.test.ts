@@ -179,7 +179,7 @@ describe("entry ids of versioned accessions", () => {
     const packs = tempPacks();
     const ref = writeHashIndexOfPairs(packs, keys, entries, 4096);
     const index = new Map<string, number[]>();
-    for (const { value: leaf } of packs.chunks<KeyIndexLeaf<number[]>, number>(ref.tree)) leaf.keys.forEach((k, i) => index.set(k, leaf.values[i]));
+    for (const { value: leaf } of packs.chunks<KeyIndexLeaf<number[]>, string>(ref.tree)) leaf.keys.forEach((k, i) => index.set(k, leaf.values[i]));
     return index;
   }
 

@@ -141,6 +141,8 @@ describe("writeSlottedTable", () => {
   });
 });
 
+const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 describe("hash indexes", () => {
   /** 5,000 (key, number) pairs over a few hundred keys, and the map key → distinct numbers ascending. */
   function pairs() {
@@ -163,23 +165,41 @@ describe("hash indexes", () => {
     return { keys, numbers, map };
   }
 
-  it("writeHashIndexOfPairs and writeHashIndex hold the map: each key in its bucket, sorted there, every bucket of about the target", () => {
+  /** `write` with slotted roots of at most `runs` runs. */
+  function withRuns<T>(runs: number, write: () => T): T {
+    const saved = LAYOUT.slottedRootRuns;
+    LAYOUT.slottedRootRuns = runs;
+    try {
+      return write();
+    } finally {
+      LAYOUT.slottedRootRuns = saved;
+    }
+  }
+
+  it("writeHashIndexOfPairs and writeHashIndex hold the map: runs of sorted key ranges, each key in its run's bucket, every bucket of about the target", () => {
     const { keys, numbers, map } = pairs();
     const target = 256;
     const gotPacks = tempPacks();
     const expectedPacks = tempPacks();
-    const got = writeHashIndexOfPairs(gotPacks, keys, numbers, target);
-    const expected = writeHashIndex(expectedPacks, map, target);
+    const got = withRuns(6, () => writeHashIndexOfPairs(gotPacks, keys, numbers, target));
+    const expected = withRuns(6, () => writeHashIndex(expectedPacks, map, target));
     for (const [index, packs] of [[got, gotPacks], [expected, expectedPacks]] as const) {
       expect(index.keys).toBe(map.size);
       expect(index.buckets).toBeGreaterThan(20);
-      const buckets = packs.chunks<KeyIndexLeaf<number[]>, number>(index.tree);
-      expect(buckets.map((b) => b.start)).toEqual(Array.from({ length: index.buckets }, (_, b) => b));
+      const { starts } = index.tree.root;
+      expect(starts.length).toBeGreaterThan(3);
+      expect(starts.length).toBeLessThanOrEqual(6);
+      expect(starts).toEqual([...starts].sort(byString));
+      const buckets = packs.chunks<KeyIndexLeaf<number[]>, string>(index.tree);
+      expect(buckets).toHaveLength(index.buckets);
       const found = new Map<string, number[]>();
-      for (const { start, value } of buckets) {
-        expect(value.keys).toEqual([...value.keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+      for (const { start, ref, value } of buckets) {
+        const [j, n] = ref[4]!;
+        const next = starts[starts.indexOf(start) + 1];
+        expect(value.keys).toEqual([...value.keys].sort(byString));
         value.keys.forEach((key, i) => {
-          expect(bucketOf(key, index.buckets)).toBe(start);
+          expect(bucketOf(key, n), key).toBe(j);
+          expect(key >= start && (next === undefined || key < next), key).toBe(true);
           found.set(key, value.values[i]);
         });
       }
@@ -191,17 +211,27 @@ describe("hash indexes", () => {
     }
   });
 
-  it("finds every key in one read through the worker's lookup, and nothing for a key it does not hold", async () => {
+  it("finds every key in one read through the worker's lookup, many keys of a run in one range, and nothing for a key it does not hold", async () => {
     const { keys, numbers, map } = pairs();
     const packs = tempPacks();
-    const entryIds = writeHashIndexOfPairs(packs, keys, numbers, 256);
-    const release = releaseView(storageOver(packs.dir), createBlobCache(), { indexes: { entryIds }, genomes: [], taxonomy: { names: [] } } as unknown as Manifest);
+    const entryIds = withRuns(6, () => writeHashIndexOfPairs(packs, keys, numbers, 256));
+    const view = () => releaseView(storageOver(packs.dir), createBlobCache(), { indexes: { entryIds }, genomes: [], taxonomy: { names: [] } } as unknown as Manifest);
+    const release = view();
     for (const [key, value] of [...map].slice(0, 200)) {
       const before = release.reads.reads;
       expect(await release.lookup(entryIds, key)).toEqual(value);
       expect(release.reads.reads - before).toBeLessThanOrEqual(1);
     }
-    for (const absent of ["", "P", "p1", "Q1 ", "ENSG9999", "\u00e9"]) expect(await release.lookup(entryIds, absent)).toBeUndefined();
+    const absent = ["", "P", "p1", "Q1 ", "ENSG9999", "\u00e9", "~"];
+    for (const key of absent) expect(await release.lookup(entryIds, key)).toBeUndefined();
+    // Every key at once, cold: each run's buckets in one range at most (they follow each other in
+    // the pack, and so do the runs: neighbours share a range up to its cap).
+    const many = view();
+    const all = await many.lookupMany(entryIds, [...map.keys(), ...absent]);
+    expect(new Map([...all].filter(([, v]) => v !== undefined))).toEqual(map);
+    for (const key of absent) expect(all.get(key)).toBeUndefined();
+    expect(many.reads.reads).toBeLessThanOrEqual(entryIds.tree.root.starts.length);
+    expect(many.reads.reads * 10).toBeLessThan(entryIds.buckets);
   });
 
   it("keeps a key's smallest numbers only, when told how many", () => {
@@ -209,7 +239,7 @@ describe("hash indexes", () => {
     const packs = tempPacks();
     const index = writeHashIndexOfPairs(packs, keys, numbers, 256, 2);
     const found = new Map<string, number[]>();
-    for (const { value } of packs.chunks<KeyIndexLeaf<number[]>, number>(index.tree)) value.keys.forEach((key, i) => found.set(key, value.values[i]));
+    for (const { value } of packs.chunks<KeyIndexLeaf<number[]>, string>(index.tree)) value.keys.forEach((key, i) => found.set(key, value.values[i]));
     expect(found).toEqual(new Map([...map].map(([key, list]) => [key, list.slice(0, 2)])));
     expect([...map.values()].some((list) => list.length > 2)).toBe(true);
   });
@@ -218,6 +248,6 @@ describe("hash indexes", () => {
     const packs = tempPacks();
     const index = writeHashIndex(packs, new Map<string, number>(), 256);
     expect(index).toMatchObject({ keys: 0, buckets: 1 });
-    expect(packs.chunks<KeyIndexLeaf<number>, number>(index.tree).map((b) => b.value)).toEqual([{ keys: [], values: [] }]);
+    expect(packs.chunks<KeyIndexLeaf<number>, string>(index.tree).map((b) => b.value)).toEqual([{ keys: [], values: [] }]);
   });
 });

@@ -56,7 +56,8 @@ export function tempPacks(packBytes?: number): TempPacks {
       root.starts.forEach((start, i) => {
         for (let j = 0; j < runChunks(tree, i); j++) {
           const ref = slotRef(tree, i, j);
-          out.push({ start: ((start as number) + j * slotted.stride) as Start, ref, value: chunk<T>(ref) });
+          // A hash index's buckets (stride 0) all start at their run's first key.
+          out.push({ start: (slotted.stride ? (start as number) + j * slotted.stride : start) as Start, ref, value: chunk<T>(ref) });
         }
       });
       return out;
@@ -79,6 +80,7 @@ export function tempPacks(packBytes?: number): TempPacks {
       return writer.tree<Start>();
     },
     slottedTree: (stride, count) => writer.slottedTree(stride, count),
+    slottedRuns: (stride) => writer.slottedRuns(stride),
     single: (value) => writer.single(value),
     get stats() {
       return writer.stats;

@@ -51,7 +51,8 @@ describe("the Snakemake workflow", () => {
   it.skipIf(!hasSharedData)("gives the primates-chr12 and OrthoFinder 3.1 releases npm run compile gives", async () => {
     expectSameRelease(await snakemake(join(ROOT, "test/fixtures/primates-chr12.release.json")), join(TEST_BUILD, "primates"));
     expectSameRelease(await snakemake(join(ROOT, "test/fixtures/orthofinder-mycoplasmoides-3.1.release.json")), join(TEST_BUILD, "orthofinder31"));
-  });
+    // Two workflows of ~16 jobs each, every job a process of its own: ~100 s on two idle cores.
+  }, 300_000);
 });
 
 describe("npm run compile -- --task", () => {

@@ -15,7 +15,7 @@ import type { Release } from "../../src/release/release.js";
 import { answerSample, appOver, expectSameAnswers } from "../answer-comparison.js";
 import { TEST_BUILD } from "../build-dir.js";
 import { compileSimulatedWith } from "../layout-variant.js";
-import { bucketOf } from "../../release-format/slots.js";
+import { bucketCovering } from "../../release-format/directory.js";
 
 const INLINE_LIMIT = 2;
 const WIDE = resolve(TEST_BUILD, "sim-wide");
@@ -86,7 +86,7 @@ describe("wide families: member summaries in their own table", () => {
     }
     expect(familyChunks.size).toBeGreaterThan(subChunks.size);
     const bytesOf = (refs: Iterable<ChunkRef>) => [...refs].reduce((n, ref) => n + ref[2], 0);
-    const leaf = (await wide.locate(indexes.hogIds.tree, bucketOf(sub.id, indexes.hogIds.buckets)))!.ref;
+    const leaf = bucketCovering(indexes.hogIds.tree, sub.id)!;
     const familyChunk = (await wide.locate(tables.families.tree, family.family - 1))!.ref;
 
     const answer = await appOver(WIDE).request(`http://x/api/hog/${encodeURIComponent(sub.id)}/members/?level=${encodeURIComponent(wide.manifest.taxonomy.names[sub.level])}`);
