@@ -19,6 +19,16 @@
 /** Bytes of a slot's length prefix. */
 export const SLOT_LENGTH_BYTES = 4;
 
+/**
+ * The chunk a slot holds, after its length prefix (not checked: the worker checks it against its
+ * Merkle path; the compiler reads back its own output); undefined when the slot is too short.
+ */
+export function slotChunk(slot: Uint8Array): Uint8Array | undefined {
+  if (slot.length < SLOT_LENGTH_BYTES) return undefined;
+  const end = SLOT_LENGTH_BYTES + new DataView(slot.buffer, slot.byteOffset, slot.byteLength).getUint32(0);
+  return end <= slot.length ? slot.subarray(SLOT_LENGTH_BYTES, end) : undefined;
+}
+
 /** One step of a leaf's Merkle path: the sibling at `level` (index `sibling` there), left or right of the node. */
 export interface MerkleStep {
   level: number;

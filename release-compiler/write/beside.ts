@@ -10,7 +10,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { Unpackr } from "msgpackr";
 import { entryCovering, walkTree } from "../../release-format/directory.js";
-import { SLOT_LENGTH_BYTES } from "../../release-format/slots.js";
+import { slotChunk } from "../../release-format/slots.js";
 import { HASH_BYTES, packKey, type BesideTable, type ChunkRef, type ChunkTree, type DirectoryPage, type ProteinRow } from "../../release-format/format.js";
 
 const unpackr = new Unpackr({ useRecords: true });
@@ -22,8 +22,7 @@ export function packedChunkReader(work: string): (ref: ChunkRef) => unknown {
     try {
       const bytes = Buffer.alloc(length);
       if (readSync(fd, bytes, 0, length, offset) !== length) throw new Error(`pack ${pack}: ${length} bytes at ${offset} are past its end`);
-      // A slot of a slotted tree: its chunk follows its length (release-format/slots.ts).
-      return unpackr.unpack(slot ? bytes.subarray(SLOT_LENGTH_BYTES, SLOT_LENGTH_BYTES + bytes.readUInt32BE(0)) : bytes);
+      return unpackr.unpack(slot ? slotChunk(bytes)! : bytes);
     } finally {
       closeSync(fd);
     }

@@ -77,8 +77,6 @@ const sha = (bytes: Uint8Array): Buffer => createHash("sha256").update(bytes).di
 export interface SlottedRunWriter<Start extends number | string> {
   /** Appends a run covering the keys from `start` (greater than the previous run's). */
   addRun(start: Start, chunks: Uint8Array[]): void;
-  /** Runs added so far. */
-  readonly runs: number;
   finish(): ChunkTree<Start>;
 }
 
@@ -232,9 +230,6 @@ export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWrit
           starts.push(start);
           entries.push(data.append(out, run.length, slot, levels[levels.length - 1][0]));
           slots.push(slot);
-        },
-        get runs() {
-          return starts.length;
         },
         finish() {
           data.close();

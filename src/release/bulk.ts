@@ -8,10 +8,10 @@ import { rowsOf } from "./summaries.js";
  * Entry numbers and orthids resolve without reading; the other ids' buckets are read together.
  */
 export async function resolveEntries(release: Release, ids: string[]): Promise<Array<number | undefined>> {
-  const distinct = [...new Set(ids)];
+  const direct = new Map([...new Set(ids)].map((id) => [id, directEntry(release, id)]));
   // The ids that need the index, looked up together: one genome's ids sort together, so their buckets are read in a few ranges.
-  const indexed = await release.lookupMany(release.manifest.indexes.entryIds, distinct.filter((id) => directEntry(release, id) === undefined));
-  const byId = new Map(distinct.map((id) => [id, directEntry(release, id) ?? onlyEntry(indexed.get(id))]));
+  const indexed = await release.lookupMany(release.manifest.indexes.entryIds, [...direct].filter(([, entry]) => entry === undefined).map(([id]) => id));
+  const byId = new Map([...direct].map(([id, entry]) => [id, entry ?? onlyEntry(indexed.get(id))]));
   return ids.map((id) => byId.get(id));
 }
 

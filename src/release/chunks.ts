@@ -1,11 +1,11 @@
 /**
  * Reading chunks: byte ranges of packs, each checked against the hash its directory entry gives
- * (a slot of a slotted tree: its Merkle path against its run's root) and decoded. Neighbouring chunks of one pack are read in one range (a list walking a table),
- * then checked one by one.
+ * (a slot of a slotted tree: its Merkle path against its run's root) and decoded. Neighbouring
+ * chunks of one pack are read in one range (a list walking a table), then checked one by one.
  */
 import { Unpackr } from "msgpackr";
 import { HASH_BYTES, packKey, type ChunkRef } from "../../release-format/format.js";
-import { merkleSteps, SLOT_LENGTH_BYTES } from "../../release-format/slots.js";
+import { merkleSteps, SLOT_LENGTH_BYTES, slotChunk } from "../../release-format/slots.js";
 import { unavailable } from "../errors.js";
 import { readObject, type ReleaseStorage } from "./storage.js";
 
@@ -57,12 +57,10 @@ export async function fetchChunks(storage: ReleaseStorage, run: ChunkRef[], coun
  * from its hash to the run's root `root`; undefined otherwise.
  */
 async function checkedSlot(slotBytes: Uint8Array, [index, count]: [number, number], root: string): Promise<Uint8Array | undefined> {
-  if (slotBytes.length < SLOT_LENGTH_BYTES) return undefined;
-  const length = new DataView(slotBytes.buffer, slotBytes.byteOffset, slotBytes.byteLength).getUint32(0);
+  const chunk = slotChunk(slotBytes);
   const steps = merkleSteps(index, count);
-  const end = SLOT_LENGTH_BYTES + length;
-  if (end + steps.length * HASH_BYTES > slotBytes.length) return undefined;
-  const chunk = slotBytes.subarray(SLOT_LENGTH_BYTES, end);
+  const end = SLOT_LENGTH_BYTES + (chunk?.length ?? 0);
+  if (!chunk || end + steps.length * HASH_BYTES > slotBytes.length) return undefined;
   let node = await sha256Bytes(chunk);
   for (let k = 0; k < steps.length; k++) {
     const sibling = slotBytes.subarray(end + k * HASH_BYTES, end + (k + 1) * HASH_BYTES);

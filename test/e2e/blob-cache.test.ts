@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { folderStorage } from "../../release-compiler/local/folder-storage.js";
 import { releaseTrees, walkTree } from "../../release-format/directory.js";
 import { chunkKey, packKey, type ChunkRef, type DirectoryPage } from "../../release-format/format.js";
-import { SLOT_LENGTH_BYTES } from "../../release-format/slots.js";
+import { slotChunk } from "../../release-format/slots.js";
 import { createBlobCache, MAX_CACHED_BYTES } from "../../src/release/blob-cache.js";
 import { decodedSize } from "../../src/release/decoded-size.js";
 import { releaseView } from "../../src/release/release.js";
@@ -22,7 +22,7 @@ const manifest = await openedManifest(dir);
 /** The bytes of one chunk, from its pack file (a slot's chunk after its length prefix, release-format/slots.ts). */
 const bytesOf = ([pack, offset, length, , slot]: ChunkRef) => {
   const bytes = readFileSync(resolve(dir, packKey(pack))).subarray(offset, offset + length);
-  return slot ? bytes.subarray(SLOT_LENGTH_BYTES, SLOT_LENGTH_BYTES + bytes.readUInt32BE(0)) : bytes;
+  return slot ? slotChunk(bytes)! : bytes;
 };
 
 /** Every chunk of the release's trees (directory pages and data chunks), each hash once. */
