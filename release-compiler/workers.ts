@@ -1,14 +1,23 @@
 /**
- * Worker threads of the compiler (`--jobs`): starting one on a TypeScript module, and a pool
- * that runs tasks on them and answers each in the order it was given, so that what the main
- * thread writes from the answers is the same bytes whichever worker finishes first.
+ * Worker threads of the compiler (`--jobs`): a pool that runs tasks on them and answers each in
+ * the order it was given, so that what the main thread writes from the answers is the same
+ * bytes whichever worker finishes first.
  *
  * The compiler runs as TypeScript through tsx, which a worker thread does not inherit (an
  * execArgv `--import tsx` is not honoured there: "Unknown file extension .ts", and tsx's CJS
  * API entry names a file that does not exist). A worker starts from a data: URL that registers
  * tsx's ESM loader, found through tsx's package.json exports, then imports its module.
+ *
+ * Starting one costs ~0.3–0.5 s of CPU (tsx's loader thread compiles the modules it imports),
+ * more than a small release's whole stage, and a compile opens a pool in seven stages (eight
+ * relation parts among them). So the pools of a process share their threads: a pool starts a
+ * thread only when a task finds none free, and hands it back when it closes; a thread kept
+ * (a "host", which imports each pool's module when the pool opens on it) waits a few seconds
+ * for the next pool, unreferenced so it never holds the process open, then stops, giving its
+ * memory back between stages that are far apart.
  */
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -21,35 +30,86 @@ const TSX_ESM_API = (() => {
   return pathToFileURL(join(dirname(manifest), typeof target === "string" ? target : target.default)).href;
 })();
 
-/** A worker thread running `module` (a .ts file's URL), with `workerData`. */
-export function startWorker(module: URL, workerData: unknown): Worker {
+/** A worker thread that registers tsx, then runs `script` (an ES module body). */
+function tsxWorker(script: string, workerData: unknown): Worker {
   const boot = `import { register } from ${JSON.stringify(TSX_ESM_API)};
 register();
-await import(${JSON.stringify(module.href)});`;
+${script}`;
   return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { workerData });
 }
 
-/** A task's result and the buffers to move (not copy) with it. */
-type Answered<Result> = { result: Result; transfer: ArrayBuffer[] };
+/** A worker thread running `module` (a .ts file's URL), with `workerData`, for a protocol of its own. */
+export function startWorker(module: URL, workerData: unknown): Worker {
+  return tsxWorker(`await import(${JSON.stringify(module.href)});`, workerData);
+}
 
-/** What a task's worker posts back: its result, or the error it threw. */
+/** A task's result and the buffers to move (not copy) with it. */
+export type Answered<Result> = { result: Result; transfer: ArrayBuffer[] };
+
+/**
+ * What a pool's module exports as `serve`: given the pool's shared data (pass shared arrays in
+ * SharedArrayBuffers: anything else is copied to every thread), the function answering each task.
+ */
+export type TaskServer<Task, Result, Data = unknown> = (data: Data) => (task: Task) => Answered<Result> | Promise<Answered<Result>>;
+
+/** What the pool posts a host, and what a host posts back. */
+type HostMessage = { open: number; module: string; data: unknown } | { close: number } | { pool: number; id: number; task: unknown };
 type Answer<Result> = { id: number; result: Result } | { id: number; error: string };
+
+/** How long a host waits for the next pool before it stops. */
+const HOST_IDLE_MS = 3_000;
+
+/** Hosts of this process no pool holds, each with the timer that stops it. */
+const freeHosts: Array<{ host: Worker; timer: NodeJS.Timeout }> = [];
+
+function takeHost(): Worker {
+  const free = freeHosts.pop();
+  if (!free) return tsxWorker(`const { hostTasks } = await import(${JSON.stringify(import.meta.url)});\nhostTasks();`, undefined);
+  clearTimeout(free.timer);
+  free.host.ref();
+  return free.host;
+}
+
+/** Drops a pool's listeners (only these: a Worker's own listeners on itself keep its port running). */
+function release(host: Worker): void {
+  for (const event of ["message", "error", "exit"]) host.removeAllListeners(event);
+}
+
+function giveBack(host: Worker): void {
+  release(host);
+  host.on("error", () => {}); // a free host has no task to fail; it is stopped, not thrown about
+  if (freeHosts.length >= availableParallelism()) {
+    void host.terminate();
+    return;
+  }
+  host.unref();
+  const timer = setTimeout(() => {
+    freeHosts.splice(freeHosts.findIndex((f) => f.host === host), 1);
+    void host.terminate();
+  }, HOST_IDLE_MS);
+  timer.unref();
+  freeHosts.push({ host, timer });
+}
+
+let nextPool = 0;
 
 export interface TaskPool<Task, Result> {
   /** Runs a task on the next free worker; its result arrives through the promise. */
   run(task: Task, transfer?: ArrayBuffer[]): Promise<Result>;
-  /** Stops the workers. */
+  /** Hands the pool's threads back (those still busy after a failure are stopped). */
   close(): Promise<void>;
 }
 
 /**
- * `jobs` workers of `module` (which calls serveTasks), sharing `workerData` (pass shared arrays
- * in SharedArrayBuffers: anything else is copied to every worker). Tasks queue until a worker
- * is free; the caller bounds how many it keeps in flight. A worker that fails fails every task.
+ * Up to `jobs` threads serving `module`'s `serve` (a TaskServer) with `data`, started as tasks
+ * need them. Tasks queue until a thread is free; the caller bounds how many it keeps in flight.
+ * A thread that fails fails every task.
  */
-export function taskPool<Task, Result>(module: URL, jobs: number, workerData: unknown): TaskPool<Task, Result> {
+export function taskPool<Task, Result>(module: URL, jobs: number, data: unknown): TaskPool<Task, Result> {
+  const pool = nextPool++;
   const waiting = new Map<number, { resolve(result: Result): void; reject(error: Error): void }>();
   const queue: Array<{ id: number; task: Task; transfer: ArrayBuffer[] }> = [];
+  const hosts: Worker[] = [];
   const idle: Worker[] = [];
   let next = 0;
   let failure: Error | undefined;
@@ -58,27 +118,29 @@ export function taskPool<Task, Result>(module: URL, jobs: number, workerData: un
     for (const w of waiting.values()) w.reject(failure);
     waiting.clear();
   };
-  const dispatch = () => {
-    while (idle.length && queue.length) {
-      const { id, task, transfer } = queue.shift()!;
-      idle.pop()!.postMessage({ id, task }, transfer);
-    }
-  };
-  const workers = Array.from({ length: jobs }, () => {
-    const worker = startWorker(module, workerData);
-    worker.on("message", (answer: Answer<Result>) => {
+  const open = () => {
+    const host = takeHost();
+    host.on("message", (answer: Answer<Result>) => {
       const w = waiting.get(answer.id);
       waiting.delete(answer.id);
       if ("error" in answer) w?.reject(new Error(answer.error));
       else w?.resolve(answer.result);
-      idle.push(worker);
+      idle.push(host);
       dispatch();
     });
-    worker.on("error", fail);
-    worker.on("exit", (code) => fail(new Error(`a worker thread stopped (exit code ${code})`)));
-    idle.push(worker);
-    return worker;
-  });
+    host.on("error", fail);
+    host.on("exit", (code) => fail(new Error(`a worker thread stopped (exit code ${code})`)));
+    host.postMessage({ open: pool, module: module.href, data } satisfies HostMessage);
+    hosts.push(host);
+    idle.push(host);
+  };
+  const dispatch = () => {
+    if (queue.length > idle.length && hosts.length < jobs) open();
+    while (idle.length && queue.length) {
+      const { id, task, transfer } = queue.shift()!;
+      idle.pop()!.postMessage({ pool, id, task } satisfies HostMessage, transfer);
+    }
+  };
   return {
     run(task, transfer = []) {
       if (failure) return Promise.reject(failure);
@@ -89,17 +151,22 @@ export function taskPool<Task, Result>(module: URL, jobs: number, workerData: un
       return answer;
     },
     async close() {
-      for (const worker of workers) worker.removeAllListeners("exit");
-      await Promise.all(workers.map((w) => w.terminate()));
+      const busy = hosts.filter((h) => !idle.includes(h));
+      for (const host of hosts) release(host);
+      for (const host of idle) {
+        host.postMessage({ close: pool } satisfies HostMessage);
+        giveBack(host);
+      }
+      await Promise.all(busy.map((h) => h.terminate()));
     },
   };
 }
 
 /**
  * Runs `tasks` and hands each result to `take` in the order its task came, so what `take` writes
- * is the same bytes at any `jobs`: on `jobs` worker threads of `module` when there are several
- * (at most two tasks a worker in flight, while this thread makes the next and takes the
- * earliest), else one after another on this thread with `here` (the same function the module serves).
+ * is the same bytes at any `jobs`: on up to `jobs` worker threads serving `module` when there
+ * are several (at most two tasks a thread in flight, while this thread makes the next and takes
+ * the earliest), else one after another on this thread with `here` (what the module serves).
  */
 export async function runTasksInOrder<Task, Result>(
   tasks: Iterable<Task> | AsyncIterable<Task>,
@@ -125,14 +192,29 @@ export async function runTasksInOrder<Task, Result>(
 }
 
 /**
- * The worker side of taskPool: answers each task with `handle`'s result (or what it resolves to:
- * a worker is given one task at a time), posting the buffers it names.
+ * The thread side of taskPool: opens each pool's server when the pool opens on this thread
+ * (importing its module), and answers each task with it, posting the buffers it names.
  */
-export function serveTasks<Task, Result>(handle: (task: Task) => Answered<Result> | Promise<Answered<Result>>): void {
-  parentPort!.on("message", async ({ id, task }: { id: number; task: Task }) => {
-    let answer: Answered<Result>;
+export function hostTasks(): void {
+  const servers = new Map<number, Promise<(task: unknown) => Answered<unknown> | Promise<Answered<unknown>>>>();
+  parentPort!.on("message", async (message: HostMessage) => {
+    if ("open" in message) {
+      const { open, module, data } = message;
+      servers.set(open, import(module).then((m: { serve: TaskServer<unknown, unknown> }) => m.serve(data)));
+      // A module that fails to load answers each task with its error.
+      servers.get(open)!.catch(() => {});
+      return;
+    }
+    if ("close" in message) {
+      servers.delete(message.close);
+      return;
+    }
+    const { pool, id, task } = message;
+    let answer: Answered<unknown>;
     try {
-      answer = await handle(task);
+      const serve = servers.get(pool);
+      if (!serve) throw new Error(`no pool ${pool} is open on this thread`);
+      answer = await (await serve)(task);
     } catch (error) {
       parentPort!.postMessage({ id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       return;

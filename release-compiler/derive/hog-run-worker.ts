@@ -1,7 +1,8 @@
-/** A worker thread of hog-families.ts: parses runs of orthoXML families and builds them. */
-import { workerData } from "node:worker_threads";
-import { serveTasks } from "../workers.js";
+/** The worker side of hog-families.ts: parses runs of orthoXML families and builds them. */
+import type { TaskServer } from "../workers.js";
 import { readHogRun, type HogRunContext, type HogRunTask } from "./hog-families.js";
 
-const context = workerData as HogRunContext;
-serveTasks<HogRunTask, Awaited<ReturnType<typeof readHogRun>>>(async (task) => ({ result: await readHogRun(context, task), transfer: [] }));
+export const serve: TaskServer<HogRunTask, Awaited<ReturnType<typeof readHogRun>>, HogRunContext> = (context) => async (task) => ({
+  result: await readHogRun(context, task),
+  transfer: [],
+});

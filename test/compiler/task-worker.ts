@@ -1,10 +1,21 @@
-/** A worker for workers.test.ts: doubles a number after a busy wait of `ms`, or throws when asked to. */
-import { serveTasks } from "../../release-compiler/workers.js";
+/**
+ * A pool module for workers.test.ts: doubles a number (plus the pool's `add`) after a busy wait
+ * of `ms`, or throws when asked to; says which thread answered.
+ */
+import { threadId } from "node:worker_threads";
+import type { TaskServer } from "../../release-compiler/workers.js";
 
-serveTasks<{ n: number; ms: number; fail?: boolean }, { doubled: Int32Array }>(({ n, ms, fail }) => {
-  const until = Date.now() + ms;
-  while (Date.now() < until);
-  if (fail) throw new Error(`task ${n} refused`);
-  const doubled = Int32Array.of(2 * n);
-  return { result: { doubled }, transfer: [doubled.buffer] };
-});
+export interface Doubled {
+  doubled: Int32Array;
+  thread: number;
+}
+
+export const serve: TaskServer<{ n: number; ms: number; fail?: boolean }, Doubled, { add?: number }> =
+  ({ add = 0 }) =>
+  ({ n, ms, fail }) => {
+    const until = Date.now() + ms;
+    while (Date.now() < until);
+    if (fail) throw new Error(`task ${n} refused`);
+    const doubled = Int32Array.of(2 * n + add);
+    return { result: { doubled, thread: threadId }, transfer: [doubled.buffer] };
+  };

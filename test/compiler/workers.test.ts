@@ -1,28 +1,95 @@
+import { execFile } from "node:child_process";
+import { resolve } from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { taskPool } from "../../release-compiler/workers.js";
+import { runTasksInOrder, taskPool } from "../../release-compiler/workers.js";
+import type { Doubled } from "./task-worker.js";
 
 const WORKER = new URL("./task-worker.ts", import.meta.url);
+const ROOT = resolve(import.meta.dirname, "../..");
+
+type Task = { n: number; ms: number; fail?: boolean };
 
 describe("taskPool", () => {
   it("answers every task with its own result, whichever worker finishes first", async () => {
-    const pool = taskPool<{ n: number; ms: number }, { doubled: Int32Array }>(WORKER, 3, {});
+    const pool = taskPool<Task, Doubled>(WORKER, 3, {});
     try {
       // Early tasks take longest, so later ones finish first.
       const answers = await Promise.all(Array.from({ length: 24 }, (_, n) => pool.run({ n, ms: n < 3 ? 300 : n % 4 })));
       expect(answers.map((a) => a.doubled[0])).toEqual(Array.from({ length: 24 }, (_, n) => 2 * n));
+      expect(new Set(answers.map((a) => a.thread)).size).toBe(3);
     } finally {
       await pool.close();
     }
   });
 
   it("rejects a task that throws with the worker's error, and goes on with the others", async () => {
-    const pool = taskPool<{ n: number; ms: number; fail?: boolean }, { doubled: Int32Array }>(WORKER, 2, {});
+    const pool = taskPool<Task, Doubled>(WORKER, 2, {});
     try {
       const failed = pool.run({ n: 7, ms: 0, fail: true });
       await expect(failed).rejects.toThrow("task 7 refused");
       expect((await pool.run({ n: 8, ms: 0 })).doubled[0]).toBe(16);
     } finally {
       await pool.close();
+    }
+  });
+
+  it("starts a thread only when a task finds none free, and the next pool takes the threads the last one handed back, with its own data", async () => {
+    const first = taskPool<Task, Doubled>(WORKER, 4, { add: 1 });
+    const one = await first.run({ n: 1, ms: 0 });
+    const two = await first.run({ n: 2, ms: 0 });
+    expect([one.doubled[0], two.doubled[0]]).toEqual([3, 5]);
+    expect(two.thread).toBe(one.thread); // one task at a time: one thread
+    await first.close();
+    const second = taskPool<Task, Doubled>(WORKER, 2, { add: 100 });
+    try {
+      const answers = await Promise.all([0, 1].map((n) => second.run({ n, ms: 200 })));
+      expect(answers.map((a) => a.doubled[0])).toEqual([100, 102]);
+      expect(answers.map((a) => a.thread)).toContain(one.thread);
+      expect(new Set(answers.map((a) => a.thread)).size).toBe(2);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("rejects every task of a module that does not load with its error", async () => {
+    const pool = taskPool<Task, Doubled>(new URL("./no-such-worker.ts", import.meta.url), 2, {});
+    try {
+      await expect(pool.run({ n: 1, ms: 0 })).rejects.toThrow(/no-such-worker/);
+      await expect(pool.run({ n: 2, ms: 0 })).rejects.toThrow(/no-such-worker/);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("keeps no process alive with the threads it keeps for the next pool", async () => {
+    // A script that runs tasks on two threads and ends: it must exit at once, not when its kept threads stop.
+    const script = `import { runTasksInOrder } from ${JSON.stringify(resolve(ROOT, "release-compiler/workers.ts"))};
+const out = [];
+await runTasksInOrder([1, 2, 3].map((n) => ({ n, ms: 0 })), (r) => out.push(r.doubled[0]), { module: new URL(${JSON.stringify(WORKER.href)}), jobs: 2, here: () => { throw new Error("not here"); } });
+console.log(JSON.stringify({ out, at: performance.now() }));`;
+    const started = performance.now();
+    const { stdout } = await promisify(execFile)(resolve(ROOT, "node_modules/.bin/tsx"), ["--input-type=module", "-e", script], { cwd: ROOT });
+    const exited = performance.now() - started;
+    const { out, at } = JSON.parse(stdout) as { out: number[]; at: number };
+    expect(out).toEqual([2, 4, 6]);
+    // Kept threads stop after 3 s unreferenced; the process ends well before that after its last line.
+    expect(exited - at).toBeLessThan(2_500);
+  });
+});
+
+describe("runTasksInOrder", () => {
+  it("gives the results in task order on threads, and on this thread with one job", async () => {
+    for (const jobs of [1, 2]) {
+      const out: number[] = [];
+      const tasks = Array.from({ length: 10 }, (_, n) => ({ n, ms: (10 - n) * 3 }));
+      await runTasksInOrder<Task, Doubled>(tasks, (r) => out.push(r.doubled[0]), {
+        module: WORKER,
+        jobs,
+        workerData: { add: 0 },
+        here: ({ n }) => ({ doubled: Int32Array.of(2 * n), thread: 0 }),
+      });
+      expect(out, `jobs ${jobs}`).toEqual(tasks.map(({ n }) => 2 * n));
     }
   });
 });
