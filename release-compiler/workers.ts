@@ -163,10 +163,23 @@ export function taskPool<Task, Result>(module: URL, jobs: number, data: unknown)
 }
 
 /**
+ * Work a stage does on the calling thread before it starts threads: about what starting one
+ * costs, so a small release's stages never pay for threads, and a large one's hardly notice.
+ */
+const HERE_FIRST_MS = 250;
+
+/**
+ * Set (ORTH_THREADS_ALWAYS=1, inherited by the processes a compile starts) where small inputs
+ * must still run their work on threads: the tests that compare the bytes of any `jobs`.
+ */
+export const threadsAlways = () => Boolean(process.env.ORTH_THREADS_ALWAYS);
+
+/**
  * Runs `tasks` and hands each result to `take` in the order its task came, so what `take` writes
- * is the same bytes at any `jobs`: on up to `jobs` worker threads serving `module` when there
- * are several (at most two tasks a thread in flight, while this thread makes the next and takes
- * the earliest), else one after another on this thread with `here` (what the module serves).
+ * is the same bytes at any `jobs`. The tasks go one after another on this thread with `here`
+ * (the same function the module serves) for HERE_FIRST_MS (see threadsAlways), or all of them with one job; the
+ * rest on up to `jobs` worker threads serving `module` (at most two tasks a thread in flight,
+ * while this thread makes the next and takes the earliest).
  */
 export async function runTasksInOrder<Task, Result>(
   tasks: Iterable<Task> | AsyncIterable<Task>,
@@ -174,15 +187,16 @@ export async function runTasksInOrder<Task, Result>(
   options: { module: URL; jobs: number; workerData?: unknown; here: (task: Task) => Result | Promise<Result>; transfer?: (task: Task) => ArrayBuffer[] },
 ): Promise<void> {
   const { jobs } = options;
-  if (jobs <= 1) {
-    for await (const task of tasks) take(await options.here(task));
-    return;
-  }
+  const iterator: AsyncIterator<Task> | Iterator<Task> = Symbol.asyncIterator in tasks ? tasks[Symbol.asyncIterator]() : tasks[Symbol.iterator]();
+  const startedHere = performance.now();
+  let step = await iterator.next();
+  for (; !step.done && (jobs <= 1 || (!threadsAlways() && performance.now() - startedHere < HERE_FIRST_MS)); step = await iterator.next()) take(await options.here(step.value));
+  if (step.done) return;
   const pool = taskPool<Task, Result>(options.module, jobs, options.workerData ?? {});
   try {
     const inFlight: Array<Promise<Result>> = [];
-    for await (const task of tasks) {
-      inFlight.push(pool.run(task, options.transfer?.(task)));
+    for (; !step.done; step = await iterator.next()) {
+      inFlight.push(pool.run(step.value, options.transfer?.(step.value)));
       if (inFlight.length >= 2 * jobs) take(await inFlight.shift()!);
     }
     for (const result of inFlight) take(await result);

@@ -20,6 +20,16 @@ const workerFile = (w: number) => `relations-${w + 1}.duckdb`;
 /** Member pairs (the sum of each family's members squared) a batch of families holds, about. */
 const BATCH_WORK = 4_000_000;
 
+/**
+ * Member pairs below which the families' pairs are derived on the calling thread: starting a
+ * worker costs ~0.5 s (tsx compiles its modules, DuckDB opens its file), about what appending
+ * two million rows here does.
+ */
+export const WORKER_PAIRS_FROM = 2_000_000;
+
+/** The member pairs of the families: the work of deriving their pairs. */
+export const memberPairs = (families: FamilyBuild[]) => families.reduce((n, f) => n + f.members.length ** 2, 0);
+
 export interface PairWorkerData {
   /** Genome index per entry − 1. */
   genome: Int32Array;
@@ -133,7 +143,7 @@ export async function deriveFamilyPairsInWorkers(families: FamilyBuild[], option
  * job so that a small release keeps every worker busy too (a wider family is a batch alone).
  */
 function batchesOf(families: FamilyBuild[], jobs: number): FamilyBuild[][] {
-  const total = families.reduce((n, f) => n + f.members.length ** 2, 0);
+  const total = memberPairs(families);
   const limit = Math.max(1, Math.min(BATCH_WORK, Math.ceil(total / (8 * jobs))));
   const batches: FamilyBuild[][] = [];
   let batch: FamilyBuild[] = [];

@@ -13,7 +13,8 @@ import type { PairRow as PairInput } from "../inputs.js";
 import type { Problems } from "../problems.js";
 import { sortRanges, type ColumnKind, type Engine, type RowTable, type SortedRows } from "../engine.js";
 import type { FamilyBuild } from "./hogs.js";
-import { deriveFamilyPairsInWorkers } from "./pair-workers.js";
+import { threadsAlways } from "../workers.js";
+import { deriveFamilyPairsInWorkers, memberPairs, WORKER_PAIRS_FROM } from "./pair-workers.js";
 import { forEachFamilyPair } from "./pairs.js";
 
 const CODE = new Map<string, number>(REL_TYPES.map((t, i) => [t, i]));
@@ -127,7 +128,7 @@ export async function deriveRelations(
     spill.add(a, b, code, distance, score);
   };
   for (let i = 0; i < given.length; i++) add(given.e1[i], given.e2[i], given.code[i], given.distance[i], given.score[i]);
-  if ((context.jobs ?? 1) > 1 && families.length > 1 && context.workerRows) {
+  if ((context.jobs ?? 1) > 1 && families.length > 1 && context.workerRows && (memberPairs(families) >= WORKER_PAIRS_FROM || threadsAlways())) {
     const entries = Array.from({ length: context.proteinCount }, (_, i) => i + 1);
     const written = await deriveFamilyPairsInWorkers(families, {
       jobs: context.jobs!,

@@ -18,6 +18,9 @@ import { simulateRelease } from "../../release-compiler/simulate/simulate.js";
 import { createApp } from "../../src/app.js";
 import type { Release } from "../../src/release/release.js";
 
+// Small inputs run on worker threads all the same (workers.ts threadsAlways): the threads are what these tests compare.
+process.env.ORTH_THREADS_ALWAYS = "1";
+
 const code = (ch: string) => {
   const at = ALPHABET.indexOf(ch.toUpperCase());
   return at < 0 ? X_CODE : at;

@@ -9,7 +9,7 @@ import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileS
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { compileRelease } from "../../release-compiler/compile.js";
 import { runTasksSideBySide } from "../../release-compiler/task-processes.js";
 import { RELATION_PARTS } from "../../release-compiler/tasks.js";
@@ -44,6 +44,12 @@ async function problemsOf(config: string, out: string): Promise<string[]> {
   }
   throw new Error("compile accepted broken inputs");
 }
+
+/** This small release's work on worker threads all the same (workers.ts threadsAlways), in this test and the processes it starts. */
+const threadsAlways = () => vi.stubEnv("ORTH_THREADS_ALWAYS", "1");
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 describe("compileRelease", () => {
   it("gives byte-identical releases for the same inputs", async () => {
@@ -158,6 +164,7 @@ describe("npm run compile", () => {
   });
 
   it("prints one line per stage, and gives the same bytes whatever its jobs and memory", async () => {
+    threadsAlways();
     const dir = mkdtempSync(join(tmpdir(), "orth-cli-"));
     const one = await cli(["--config", join(input, "release.json"), "--out", join(dir, "one"), "--jobs", "1", "--memory", "64m"]);
     const two = await cli(["--config", join(input, "release.json"), "--out", join(dir, "two"), "--jobs", "2", "--memory", "1GiB", "--verbose"]);
@@ -171,6 +178,7 @@ describe("npm run compile", () => {
   });
 
   it("runs its tasks side by side in processes of their own, with the same bytes and every task's stage lines", async () => {
+    threadsAlways();
     const dir = mkdtempSync(join(tmpdir(), "orth-apart-"));
     const lines: string[] = [];
     const apart = await compileRelease(join(input, "release.json"), join(dir, "apart"), { jobs: 2, sideBySide: true, log: (line) => lines.push(line) });

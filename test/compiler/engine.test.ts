@@ -22,6 +22,9 @@ import { forEachKmer } from "../../release-format/kmers.js";
 import { syntheticFamily } from "../synthetic-family.js";
 import { tempPacks } from "./temp-packs.js";
 
+// Small inputs run on worker threads all the same (workers.ts threadsAlways): the threads are what these tests compare.
+process.env.ORTH_THREADS_ALWAYS = "1";
+
 const scratch = scratchFolder(join(mkdtempSync(join(tmpdir(), "orth-engine-")), "scratch"));
 const engines: Engine[] = [];
 const engine = async (threads = 2, memoryBytes = 256 * 2 ** 20, folder = scratch.folder("engine")) => {

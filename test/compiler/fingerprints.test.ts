@@ -9,6 +9,9 @@ import { describe, expect, it } from "vitest";
 import { seededRandom } from "../seeded-random.js";
 import { fingerprintGroups } from "../../release-compiler/derive/fingerprints.js";
 
+// Small inputs run on worker threads all the same (workers.ts threadsAlways): the threads are what these tests compare.
+process.env.ORTH_THREADS_ALWAYS = "1";
+
 const RESIDUES = "ACDEFGHIKLMNPQRSTVWY";
 
 /** Sequences of families of mutated copies, and groups of some members of each family (entry numbers from 1). */

@@ -11,6 +11,9 @@ import type { SpeciesInfoRow } from "../../release-compiler/inputs.js";
 import { Problems } from "../../release-compiler/problems.js";
 import { tempDir } from "./readers/tmp.js";
 
+// Small inputs run on worker threads all the same (workers.ts threadsAlways): the threads are what these tests compare.
+process.env.ORTH_THREADS_ALWAYS = "1";
+
 const species = (...codes: string[]): SpeciesInfoRow[] => codes.map((code, i) => ({ code, taxonId: i + 1, scientificName: code, subgenomes: [], line: i + 2 }));
 
 /** Proteomes, cDNA and GFF of four genomes, with problems of the readers and of the genomes together. */

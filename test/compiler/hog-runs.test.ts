@@ -20,6 +20,9 @@ import { readSpeciesInfo } from "../../release-compiler/readers/species-info.js"
 import { TEST_BUILD } from "../build-dir.js";
 import { hasSharedData, warnWithoutSharedData } from "../shared-data.js";
 
+// Small inputs run on worker threads all the same (workers.ts threadsAlways): the threads are what these tests compare.
+process.env.ORTH_THREADS_ALWAYS = "1";
+
 const ROOT = resolve(import.meta.dirname, "../..");
 
 async function cut(text: string, chunk: number, runChars: number, rootName = "orthoXML"): Promise<RunOrEnd[]> {

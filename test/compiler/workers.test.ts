@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { runTasksInOrder, taskPool } from "../../release-compiler/workers.js";
 import type { Doubled } from "./task-worker.js";
 
@@ -69,7 +69,7 @@ const out = [];
 await runTasksInOrder([1, 2, 3].map((n) => ({ n, ms: 0 })), (r) => out.push(r.doubled[0]), { module: new URL(${JSON.stringify(WORKER.href)}), jobs: 2, here: () => { throw new Error("not here"); } });
 console.log(JSON.stringify({ out, at: performance.now() }));`;
     const started = performance.now();
-    const { stdout } = await promisify(execFile)(resolve(ROOT, "node_modules/.bin/tsx"), ["--input-type=module", "-e", script], { cwd: ROOT });
+    const { stdout } = await promisify(execFile)(resolve(ROOT, "node_modules/.bin/tsx"), ["--input-type=module", "-e", script], { cwd: ROOT, env: { ...process.env, ORTH_THREADS_ALWAYS: "1" } });
     const exited = performance.now() - started;
     const { out, at } = JSON.parse(stdout) as { out: number[]; at: number };
     expect(out).toEqual([2, 4, 6]);
@@ -79,17 +79,37 @@ console.log(JSON.stringify({ out, at: performance.now() }));`;
 });
 
 describe("runTasksInOrder", () => {
-  it("gives the results in task order on threads, and on this thread with one job", async () => {
-    for (const jobs of [1, 2]) {
-      const out: number[] = [];
-      const tasks = Array.from({ length: 10 }, (_, n) => ({ n, ms: (10 - n) * 3 }));
-      await runTasksInOrder<Task, Doubled>(tasks, (r) => out.push(r.doubled[0]), {
-        module: WORKER,
-        jobs,
-        workerData: { add: 0 },
-        here: ({ n }) => ({ doubled: Int32Array.of(2 * n), thread: 0 }),
-      });
-      expect(out, `jobs ${jobs}`).toEqual(tasks.map(({ n }) => 2 * n));
-    }
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+  const here = ({ n, ms }: Task): Doubled => {
+    const until = Date.now() + ms;
+    while (Date.now() < until);
+    return { doubled: Int32Array.of(2 * n), thread: 0 };
+  };
+  async function run(tasks: Task[], jobs: number): Promise<Doubled[]> {
+    const out: Doubled[] = [];
+    await runTasksInOrder<Task, Doubled>(tasks, (r) => out.push(r), { module: WORKER, jobs, workerData: { add: 0 }, here });
+    expect(out.map((r) => r.doubled[0]), `jobs ${jobs}`).toEqual(tasks.map(({ n }) => 2 * n));
+    return out;
+  }
+
+  it("runs small work on this thread, and starts threads once the work here has cost what starting one does", async () => {
+    const small = Array.from({ length: 20 }, (_, n) => ({ n, ms: 1 }));
+    expect((await run(small, 2)).every((r) => r.thread === 0)).toBe(true);
+    // 100 ms a task: two or three here (250 ms), the rest on threads, in task order all the same.
+    const large = Array.from({ length: 8 }, (_, n) => ({ n, ms: 100 }));
+    const threads = (await run(large, 2)).map((r) => r.thread);
+    const hereCount = threads.indexOf(threads.find((t) => t !== 0)!);
+    expect(hereCount).toBeGreaterThanOrEqual(2);
+    expect(hereCount).toBeLessThanOrEqual(4);
+    expect(threads.slice(hereCount).every((t) => t !== 0)).toBe(true);
+  });
+
+  it("gives the results in task order on threads (ORTH_THREADS_ALWAYS), and on this thread with one job", async () => {
+    vi.stubEnv("ORTH_THREADS_ALWAYS", "1");
+    const tasks = Array.from({ length: 10 }, (_, n) => ({ n, ms: (10 - n) * 3 }));
+    expect((await run(tasks, 2)).every((r) => r.thread !== 0)).toBe(true);
+    expect((await run(tasks, 1)).every((r) => r.thread === 0)).toBe(true);
   });
 });
