@@ -24,7 +24,7 @@ const releases = ["sim", ...(hasSharedData ? ["primates"] : [])];
 
 describe.each(releases)("blob reads per request on %s", (name) => {
   it("stays within each endpoint's bound cold, and reads nothing warm", async () => {
-    const served = await serveRelease(name);
+    const served = await serveRelease(name, {}, { edgeCache: true });
     try {
       const { base, manifest } = served;
       // Targets chosen from the manifest alone, before any request warms the cache.

@@ -23,7 +23,7 @@ describe("downloads of the simulated release", () => {
   let served: ServedRelease;
   let base: string;
   beforeAll(async () => {
-    served = await serveRelease("sim");
+    served = await serveRelease("sim", {}, { edgeCache: true });
     base = served.base;
   });
   afterAll(() => served?.dispose());

@@ -7,7 +7,7 @@ import { serveRelease, type ServedRelease } from "./serve.js";
 
 let served: ServedRelease;
 beforeAll(async () => {
-  served = await serveRelease("sim");
+  served = await serveRelease("sim", {}, { edgeCache: true });
 });
 afterAll(() => served?.dispose());
 

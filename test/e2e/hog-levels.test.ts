@@ -2,7 +2,7 @@
  * Every level a protein's `hog_levels` lists answers the HOG interface, the species level and
  * levels the orthoXML skips included: the HOG read on that level holds the HOG containing the
  * protein, the members endpoint lists it, and the HOG list of that level names that HOG.
- * Walks every second protein of the simulated release and every tenth of primates-chr12 (each
+ * Walks every fourth protein of the simulated release and every twentieth of primates-chr12 (each
  * pair of HOG id and level once), served by the built worker over HTTP. Also:
  * `alternative_levels` most ancient first, and the HOG list's message for an unknown level.
  */
@@ -200,5 +200,5 @@ async function walkProteins(served: ServedRelease, sampleEvery: number): Promise
   return { onLevel, pairs: pairs.size, speciesPairs: [...pairs.values()].filter((p) => p.species).length };
 }
 
-walkRelease("sim", "HOG levels of every second protein: simulated release", 2);
-if (hasSharedData) walkRelease("primates", "HOG levels of every tenth protein: primates-chr12", 10);
+walkRelease("sim", "HOG levels of every fourth protein: simulated release", 4);
+if (hasSharedData) walkRelease("primates", "HOG levels of every twentieth protein: primates-chr12", 20);

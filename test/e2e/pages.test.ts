@@ -247,7 +247,7 @@ describe("pages for people over HTTP", () => {
   let samples: Samples;
 
   beforeAll(async () => {
-    served = await serveRelease("sim");
+    served = await serveRelease("sim", {}, { edgeCache: true });
     base = served.base;
     samples = await samplesOf(served);
   });
