@@ -2,7 +2,7 @@
  * The compile as a workflow: Snakemake (Debian's snakemake, workflow/Snakefile) runs each of the
  * compiler's tasks as a job of its own and gives the release `npm run compile` gives, on the
  * simulated release and on the real primates and OrthoFinder 3.1 releases (gene trees); a
- * second run finds nothing to do; a task run before the tasks it needs is refused.
+ * second run (on the simulated release) finds nothing to do; a task run before the tasks it needs is refused.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
@@ -25,10 +25,12 @@ const run = (command: string, args: string[], cwd = ROOT) =>
     (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }),
   );
 
-async function snakemake(config: string) {
+/** Runs the workflow on a release's config, and with `again` a second time, which must find nothing to do. */
+async function snakemake(config: string, again: boolean) {
   const dir = mkdtempSync(join(tmpdir(), "orth-workflow-"));
   const args = ["--snakefile", join(ROOT, "workflow/Snakefile"), "--directory", dir, "--cores", "2", "--config", `release=${config}`, `out=${join(dir, "release")}`];
-  return { out: join(dir, "release"), first: await run("snakemake", args, dir), again: await run("snakemake", args, dir) };
+  const first = await run("snakemake", args, dir);
+  return { out: join(dir, "release"), first, again: again ? await run("snakemake", args, dir) : undefined };
 }
 
 function expectSameRelease(workflow: Awaited<ReturnType<typeof snakemake>>, compiled: string) {
@@ -38,20 +40,23 @@ function expectSameRelease(workflow: Awaited<ReturnType<typeof snakemake>>, comp
   for (const rule of rules) expect(workflow.first.stderr.match(new RegExp(`^rule ${rule}:$`, "gm")), rule).toHaveLength(1);
   expect(workflow.first.stderr.match(/^rule relations_part:$/gm)).toHaveLength(RELATION_PARTS);
   expect(releaseFiles(workflow.out)).toEqual(releaseFiles(compiled));
-  expect(workflow.again.code).toBe(0);
-  expect(workflow.again.stderr).toContain("Nothing to be done");
+  if (workflow.again) {
+    expect(workflow.again.code).toBe(0);
+    expect(workflow.again.stderr).toContain("Nothing to be done");
+  }
 }
 
 describe("the Snakemake workflow", () => {
   it("gives the simulated release npm run compile gives, and finds nothing to do after", async () => {
-    expectSameRelease(await snakemake(join(TEST_BUILD, "sim-input/release.json")), join(TEST_BUILD, "sim"));
+    expectSameRelease(await snakemake(join(TEST_BUILD, "sim-input/release.json"), true), join(TEST_BUILD, "sim"));
   });
 
   warnWithoutSharedData("the workflow on the primates-chr12 and OrthoFinder 3.1 releases");
   it.skipIf(!hasSharedData)("gives the primates-chr12 and OrthoFinder 3.1 releases npm run compile gives", async () => {
-    expectSameRelease(await snakemake(join(ROOT, "test/fixtures/primates-chr12.release.json")), join(TEST_BUILD, "primates"));
-    expectSameRelease(await snakemake(join(ROOT, "test/fixtures/orthofinder-mycoplasmoides-3.1.release.json")), join(TEST_BUILD, "orthofinder31"));
-    // Two workflows of ~16 jobs each, every job a process of its own: ~100 s on two idle cores.
+    // The second run that finds nothing to do is the simulated release's alone: it plans the same way for any inputs.
+    expectSameRelease(await snakemake(join(ROOT, "test/fixtures/primates-chr12.release.json"), false), join(TEST_BUILD, "primates"));
+    expectSameRelease(await snakemake(join(ROOT, "test/fixtures/orthofinder-mycoplasmoides-3.1.release.json"), false), join(TEST_BUILD, "orthofinder31"));
+    // Two workflows of ~16 jobs each, every job a process of its own: ~45 s on two idle cores.
   }, 300_000);
 });
 
