@@ -8,7 +8,7 @@
  * - `orthofinder25`, `orthofinder31`: the two real OrthoFinder runs (2.5.x and 3.x layouts), likewise.
  */
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { compileRelease } from "../release-compiler/compile.js";
@@ -38,6 +38,13 @@ async function buildTestReleases(): Promise<void> {
   // the worker bundle is rebuilt either way.
   const reuse = process.env.ORTH_TEST_REUSE === "1" && existsSync(resolve(TEST_BUILD, "demo/manifest.json"));
   if (!reuse) rmSync(TEST_BUILD, { recursive: true, force: true });
+  // Every temporary folder of the run (the tests' own, Miniflare's, Snakemake's, Chromium's) in
+  // one folder this setup empties, rather than left behind in the system's: the test processes
+  // start after this and inherit it.
+  const tmp = resolve(TEST_BUILD, "tmp");
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  process.env.TMPDIR = tmp;
   rmSync(resolve(TEST_BUILD, "worker"), { recursive: true, force: true });
   const bundle = promisify(execFile)(resolve(ROOT, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", resolve(TEST_BUILD, "worker")], {
     cwd: ROOT,
