@@ -8,7 +8,7 @@
  * - `orthofinder25`, `orthofinder31`: the two real OrthoFinder runs (2.5.x and 3.x layouts), likewise.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { compileRelease } from "../release-compiler/compile.js";
@@ -40,10 +40,11 @@ async function buildTestReleases(): Promise<void> {
   if (!reuse) rmSync(TEST_BUILD, { recursive: true, force: true });
   // Every temporary folder of the run (the tests' own, Miniflare's, Snakemake's, Chromium's) in
   // one folder this setup empties, rather than left behind in the system's: the test processes
-  // start after this and inherit it.
-  const tmp = resolve(TEST_BUILD, "tmp");
-  rmSync(tmp, { recursive: true, force: true });
+  // start after this and inherit it. tsx's cache of compiled modules (tsx-<uid>) is kept: every
+  // compiler process and thread the tests start would compile the sources again.
+  const tmp = `${TEST_BUILD}-tmp`;
   mkdirSync(tmp, { recursive: true });
+  for (const entry of readdirSync(tmp)) if (!entry.startsWith("tsx-")) rmSync(resolve(tmp, entry), { recursive: true, force: true });
   process.env.TMPDIR = tmp;
   rmSync(resolve(TEST_BUILD, "worker"), { recursive: true, force: true });
   const bundle = promisify(execFile)(resolve(ROOT, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", resolve(TEST_BUILD, "worker")], {
