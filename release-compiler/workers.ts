@@ -66,6 +66,7 @@ function takeHost(): Worker {
   const free = freeHosts.pop();
   if (!free) return tsxWorker(`const { hostTasks } = await import(${JSON.stringify(import.meta.url)});\nhostTasks();`, undefined);
   clearTimeout(free.timer);
+  release(free.host);
   free.host.ref();
   return free.host;
 }
@@ -77,14 +78,20 @@ function release(host: Worker): void {
 
 function giveBack(host: Worker): void {
   release(host);
-  host.on("error", () => {}); // a free host has no task to fail; it is stopped, not thrown about
   if (freeHosts.length >= availableParallelism()) {
     void host.terminate();
     return;
   }
+  const drop = () => {
+    const at = freeHosts.findIndex((f) => f.host === host);
+    if (at >= 0) clearTimeout(freeHosts.splice(at, 1)[0].timer);
+  };
+  // A free host has no task to fail: one that fails or stops leaves the free list, never thrown about.
+  host.on("error", drop);
+  host.on("exit", drop);
   host.unref();
   const timer = setTimeout(() => {
-    freeHosts.splice(freeHosts.findIndex((f) => f.host === host), 1);
+    drop();
     void host.terminate();
   }, HOST_IDLE_MS);
   timer.unref();
@@ -96,7 +103,7 @@ let nextPool = 0;
 export interface TaskPool<Task, Result> {
   /** Runs a task on the next free worker; its result arrives through the promise. */
   run(task: Task, transfer?: ArrayBuffer[]): Promise<Result>;
-  /** Hands the pool's threads back (those still busy after a failure are stopped). */
+  /** Hands the pool's threads back (after a failure, stops them). */
   close(): Promise<void>;
 }
 
@@ -151,13 +158,15 @@ export function taskPool<Task, Result>(module: URL, jobs: number, data: unknown)
       return answer;
     },
     async close() {
-      const busy = hosts.filter((h) => !idle.includes(h));
+      // After a failure every thread of the pool stops: one may have died, others still be busy.
+      const kept = failure ? [] : idle;
+      const stopped = hosts.filter((h) => !kept.includes(h));
       for (const host of hosts) release(host);
-      for (const host of idle) {
+      for (const host of kept) {
         host.postMessage({ close: pool } satisfies HostMessage);
         giveBack(host);
       }
-      await Promise.all(busy.map((h) => h.terminate()));
+      await Promise.all(stopped.map((h) => h.terminate()));
     },
   };
 }

@@ -8,7 +8,7 @@ import type { Doubled } from "./task-worker.js";
 const WORKER = new URL("./task-worker.ts", import.meta.url);
 const ROOT = resolve(import.meta.dirname, "../..");
 
-type Task = { n: number; ms: number; fail?: boolean };
+type Task = { n: number; ms: number; fail?: boolean; exit?: boolean };
 
 describe("taskPool", () => {
   it("answers every task with its own result, whichever worker finishes first", async () => {
@@ -49,6 +49,20 @@ describe("taskPool", () => {
       expect(new Set(answers.map((a) => a.thread)).size).toBe(2);
     } finally {
       await second.close();
+    }
+  });
+
+  it("fails a pool whose idle thread stops, and hands no stopped thread to the next pool", async () => {
+    const broken = taskPool<Task, Doubled>(WORKER, 2, {});
+    expect((await broken.run({ n: 1, ms: 0, exit: true })).doubled[0]).toBe(2);
+    await new Promise((done) => setTimeout(done, 200)); // the thread ends after answering
+    await expect(broken.run({ n: 2, ms: 0 })).rejects.toThrow("a worker thread stopped (exit code 3)");
+    await broken.close();
+    const next = taskPool<Task, Doubled>(WORKER, 2, {});
+    try {
+      expect((await next.run({ n: 4, ms: 0 })).doubled[0]).toBe(8);
+    } finally {
+      await next.close();
     }
   });
 
