@@ -185,23 +185,29 @@ export const threadsAlways = () => Boolean(process.env.ORTH_THREADS_ALWAYS);
 
 /**
  * Runs `tasks` and hands each result to `take` in the order its task came, so what `take` writes
- * is the same bytes at any `jobs`. The tasks go one after another on this thread with `here`
- * (the same function the module serves) for HERE_FIRST_MS (see threadsAlways), or all of them with one job; the
- * rest on up to `jobs` worker threads serving `module` (at most two tasks a thread in flight,
- * while this thread makes the next and takes the earliest).
+ * is the same bytes at any `jobs`. The tasks go one after another on this thread, served by
+ * `module`'s own `serve`, for HERE_FIRST_MS (see threadsAlways), or all of them with one job;
+ * the rest on up to `jobs` worker threads serving `module` (at most two tasks a thread in
+ * flight, while this thread makes the next and takes the earliest).
  */
 export async function runTasksInOrder<Task, Result>(
   tasks: Iterable<Task> | AsyncIterable<Task>,
   take: (result: Result) => void,
-  options: { module: URL; jobs: number; workerData?: unknown; here: (task: Task) => Result | Promise<Result>; transfer?: (task: Task) => ArrayBuffer[] },
+  options: { module: URL; jobs: number; workerData?: unknown; transfer?: (task: Task) => ArrayBuffer[] },
 ): Promise<void> {
   const { jobs } = options;
+  const data = options.workerData ?? {};
   const iterator: AsyncIterator<Task> | Iterator<Task> = Symbol.asyncIterator in tasks ? tasks[Symbol.asyncIterator]() : tasks[Symbol.iterator]();
   const startedHere = performance.now();
+  const staysHere = () => jobs <= 1 || (!threadsAlways() && performance.now() - startedHere < HERE_FIRST_MS);
+  let here: ((task: Task) => Answered<Result> | Promise<Answered<Result>>) | undefined;
   let step = await iterator.next();
-  for (; !step.done && (jobs <= 1 || (!threadsAlways() && performance.now() - startedHere < HERE_FIRST_MS)); step = await iterator.next()) take(await options.here(step.value));
+  for (; !step.done && staysHere(); step = await iterator.next()) {
+    here ??= ((await import(options.module.href)) as { serve: TaskServer<Task, Result> }).serve(data);
+    take((await here(step.value)).result);
+  }
   if (step.done) return;
-  const pool = taskPool<Task, Result>(options.module, jobs, options.workerData ?? {});
+  const pool = taskPool<Task, Result>(options.module, jobs, data);
   try {
     const inFlight: Array<Promise<Result>> = [];
     for (; !step.done; step = await iterator.next()) {

@@ -164,7 +164,7 @@ export async function fingerprintGroups(groups: number[][], sequenceOf: (entry: 
       let at = 0;
       for (const n of counts) candidates.push(codes.subarray(at, (at += n)));
     },
-    { module: WORKER, jobs, workerData: { kind: "candidates" }, here: groupCandidates },
+    { module: WORKER, jobs, workerData: { kind: "candidates" } },
   );
 
   // How many proteins contain each candidate.
@@ -174,13 +174,7 @@ export async function fingerprintGroups(groups: number[][], sequenceOf: (entry: 
       yield { firstEntry: first, sequences: Array.from({ length: Math.min(ENTRIES_PER_TASK, entries - first + 1) }, (_, i) => sequenceOf(first + i)) };
     }
   }
-  let lastEntry: Int32Array | undefined;
-  await runTasksInOrder(countTasks(), () => {}, {
-    module: WORKER,
-    jobs,
-    workerData: { kind: "counts", table },
-    here: (task: CountTask) => countCandidates(task, table, (lastEntry ??= new Int32Array(table.slots.length))),
-  });
+  await runTasksInOrder(countTasks(), () => {}, { module: WORKER, jobs, workerData: { kind: "counts", table } });
 
   const proteinsWith = (code: number) => {
     const slot = slotOf(table.slots, code);

@@ -122,7 +122,6 @@ export function readGenomeFiles<Read extends GenomeFileRead>(tasks: GenomeFileTa
   return runTasksInOrder<GenomeFileTask, GenomeFileRead>(tasks, (read) => take(read as Read, index++), {
     module: new URL("./genome-file-worker.ts", import.meta.url),
     jobs: Math.min(jobs, tasks.length),
-    here: readGenomeFile,
   });
 }
 

@@ -196,7 +196,7 @@ async function familiesOnWorkers(file: string, prefix: string, taxonomy: Taxonom
           families.push(family);
         }
       };
-      await runTasksInOrder(tasks(), take, { module: new URL("./hog-run-worker.ts", import.meta.url), jobs, workerData: context, here: (task) => readHogRun(context, task) });
+      await runTasksInOrder(tasks(), take, { module: new URL("./hog-run-worker.ts", import.meta.url), jobs, workerData: context });
       if (!ended) clean = false;
     },
   );

@@ -156,7 +156,6 @@ export async function writeRelationPart(
     module: new URL("./relation-worker.ts", import.meta.url),
     jobs,
     workerData: { proteins: p, layout },
-    here: (task) => genomeRelationChunks(task, p, layout),
     transfer: ({ rel }) => [rel.first, rel.entry2, rel.code, rel.distance, rel.score].map((a) => a.buffer as ArrayBuffer),
   });
   if (done !== to - from) throw new Error(`relations: part of genomes ${from}–${to - 1} got ${done} genomes back from the engine`);

@@ -56,12 +56,7 @@ export async function writeSequenceIndex(
       yield { firstEntry: first, sequences: Array.from({ length: Math.min(KMER_TASK_ENTRIES, count - first + 1) }, (_, i) => sequenceOf(first + i)) };
     }
   }
-  let lastEntry: Int32Array | undefined;
-  await runTasksInOrder(tasks(), take, {
-    module: new URL("./kmer-worker.ts", import.meta.url),
-    jobs,
-    here: (task) => kmerPostings(task, (lastEntry ??= new Int32Array(KMER_CODES))),
-  });
+  await runTasksInOrder(tasks(), take, { module: new URL("./kmer-worker.ts", import.meta.url), jobs });
   const total = postings.rows;
 
   const shards = new ShardCutter(packs.tree<number>());

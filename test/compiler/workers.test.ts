@@ -80,7 +80,7 @@ describe("taskPool", () => {
     // A script that runs tasks on two threads and ends: it must exit at once, not when its kept threads stop.
     const script = `import { runTasksInOrder } from ${JSON.stringify(resolve(ROOT, "release-compiler/workers.ts"))};
 const out = [];
-await runTasksInOrder([1, 2, 3].map((n) => ({ n, ms: 0 })), (r) => out.push(r.doubled[0]), { module: new URL(${JSON.stringify(WORKER.href)}), jobs: 2, here: () => { throw new Error("not here"); } });
+await runTasksInOrder([1, 2, 3].map((n) => ({ n, ms: 0 })), (r) => out.push(r.doubled[0]), { module: new URL(${JSON.stringify(WORKER.href)}), jobs: 2 });
 console.log(JSON.stringify({ out, at: performance.now() }));`;
     const started = performance.now();
     const { stdout } = await promisify(execFile)(resolve(ROOT, "node_modules/.bin/tsx"), ["--input-type=module", "-e", script], { cwd: ROOT, env: { ...process.env, ORTH_THREADS_ALWAYS: "1" } });
@@ -96,14 +96,10 @@ describe("runTasksInOrder", () => {
   afterEach(() => {
     vi.unstubAllEnvs();
   });
-  const here = ({ n, ms }: Task): Doubled => {
-    const until = Date.now() + ms;
-    while (Date.now() < until);
-    return { doubled: Int32Array.of(2 * n), thread: 0 };
-  };
+  // On this thread the module's own `serve` answers, and says thread 0 (the main thread's id).
   async function run(tasks: Task[], jobs: number): Promise<Doubled[]> {
     const out: Doubled[] = [];
-    await runTasksInOrder<Task, Doubled>(tasks, (r) => out.push(r), { module: WORKER, jobs, workerData: { add: 0 }, here });
+    await runTasksInOrder<Task, Doubled>(tasks, (r) => out.push(r), { module: WORKER, jobs, workerData: { add: 0 } });
     expect(out.map((r) => r.doubled[0]), `jobs ${jobs}`).toEqual(tasks.map(({ n }) => 2 * n));
     return out;
   }
