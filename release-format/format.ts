@@ -10,7 +10,7 @@
  * every byte read is checked against a hash the manifest chain vouches for.
  */
 
-export const FORMAT_VERSION = 7;
+export const FORMAT_VERSION = 8;
 
 /** Hex digits of the SHA-256 that name a pack and check a chunk (128 bits). */
 export const HASH_HEX_LENGTH = 32;
@@ -128,6 +128,14 @@ export interface Manifest {
      * its tree order, families in order: a HOG of a wide family is a run of rows, read alone.
      */
     familyMembers: TableRef<ProteinSummary>;
+    /**
+     * HOG cards (HogCard) of the families of more than `hogCardsFromNodes` tree nodes: one row
+     * per HOG id of such a family, its root's first, families in order. Its record on its
+     * deepest level, so a HOG read in a 15,000-node family reads the card, not the tree.
+     */
+    hogCards: TableRef<HogCard>;
+    /** Row as in `hogCards`: the id's records on each level it stands on, with every HOG a level query there lists. */
+    hogLevelCards: TableRef<HogCard>;
     /** Row = entry number - 1. */
     annotations: TableRef<AnnotationRow>;
     /** Row = entry number - 1: the protein's pairwise relations (orthologs, close paralogs, homoeologs). */
@@ -167,8 +175,8 @@ export interface Manifest {
     entryIds: HashIndexRef<number[]>;
     /** Group fingerprints → group numbers. */
     fingerprints: HashIndexRef<number[]>;
-    /** Every HOG id (root and sub-HOGs) → family index. */
-    hogIds: HashIndexRef<number>;
+    /** Every HOG id (root and sub-HOGs) → where it is (HogPlace). */
+    hogIds: HashIndexRef<HogPlace>;
     /** GO term id → name, aspect and information content. */
     goTerms: HashIndexRef<GoTerm>;
     /**
@@ -541,6 +549,35 @@ export type GeneTreeRow = [string, string] | null;
 
 /**
  * What an alias names: `[family index, HOG id, level index]`, the HOG of that id on that level
- * (the level a HOG route takes when its request gives none).
+ * (the level a HOG route takes when its request gives none), followed in a family with HOG
+ * cards by the rows of the id's card and of its family root's (as HogPlace).
  */
-export type HogAlias = [number, string, number];
+export type HogAlias = [number, string, number] | [number, string, number, number, number];
+
+/**
+ * Where a HOG id is: its family index; in a family with HOG cards `[family index, row of the
+ * id's cards, row of its family root's cards]` (`tables.hogCards`, `tables.hogLevelCards`).
+ */
+export type HogPlace = number | [number, number, number];
+
+/** The family and the card rows (if any) a HogPlace names. */
+export function hogPlace(place: HogPlace): { family: number; cards?: { card: number; root: number } } {
+  return typeof place === "number" ? { family: place } : { family: place[0], cards: { card: place[1], root: place[2] } };
+}
+
+/**
+ * The HOG records of one HOG id of a wide family, made by the compiler with the worker's own
+ * functions (release-format/hog-tree.ts), so reading one needs nothing of the family's tree.
+ */
+export interface HogCard {
+  family: number;
+  rootId: string;
+  rootHog: number;
+  description: string;
+  /** Every HOG id the records name, with every level it stands on, most ancient first (alternative levels). */
+  ids: Array<[string, number[]]>;
+  /** `[id, level, completeness, parent ids, child ids]`, ids as indexes into `ids`. */
+  records: HogCardRecord[];
+}
+
+export type HogCardRecord = [number, number, number, number[], number[]];

@@ -118,7 +118,7 @@ export async function answerSample(r: Release, every: SampleRates, omaFiles = fa
     if (!polyploid(genome.code)) probes.push(...get(`/api/protein/${e}/homoeologs/`));
     // OMA's files carry no domains (only OmaServer.h5 has them): compared where there are none.
     if (!omaFiles || annotation.domains.length === 0) probes.push(...get(`/api/protein/${e}/domains/`));
-    if (p.family) probes.push(...get(`/api/hog/${e}/orthoxml/`, `/orth/hog/${id}/orthoxml/`));
+    if (p.family) probes.push(...get(`/api/hog/${e}/orthoxml/`, `/orth/hog/${id}/orthoxml/`, `/api/hog/${e}/`));
     for (const [, xref] of annotation.xrefs.slice(0, 2)) probes.push(...get(`/api/xref/?search=${q(xref)}`));
   }
   // Pages for people (not of a mirror of OMA's files: their protein cards show the sources it renames).
@@ -167,6 +167,9 @@ export async function answerSample(r: Release, every: SampleRates, omaFiles = fa
           ...get(`/api/hog/${q(n.id)}/`, `/api/hog/${q(n.id)}/?${at}`, `/api/hog/${q(n.id)}/members/?${at}`, `/api/hog/${q(n.id)}/gene_ontology/?${at}`, `/api/downloads/hog/${q(n.id)}.fa?${at}&seq=cdna`),
         );
       }
+      // Its level queries above it (the ancestral HOG there) and on its first member's species (its implied HOG or its descendants).
+      const species = r.genomeOfEntry(f.entries[n.lo]).level;
+      probes.push(...get(`/api/hog/${q(n.id)}/?level=root`, `/api/hog/${q(n.id)}/?level=${q(taxonomy.names[f.nodes[0].levels[0]])}`, `/api/hog/${q(n.id)}/?level=${q(taxonomy.names[species])}`));
     }
   }
   return probes;

@@ -39,4 +39,10 @@ export const LAYOUT = {
    * (FamilyRow): ~110 bytes a summary, so an inline family fits its 16 kB chunk.
    */
   familyInlineMembers: 128,
+  /**
+   * A family of more tree nodes has HOG cards (release-compiler/derive/hog-cards.ts): its row
+   * costs ~40 bytes a node, so a HOG read of a family below this reads at most ~32 kB of tree.
+   */
+  hogCardsFromNodes: 800,
+  hogCardsChunkBytes: 16 * KB,
 };

@@ -18,6 +18,8 @@ import {
   type GenomePairRow,
   type GroupRow,
   type HogAlias,
+  type HogCard,
+  type HogPlace,
   type HogListRow,
   type Manifest,
   type ProteinRow,
@@ -35,6 +37,7 @@ import { countGenes, genomeDetail } from "../derive/genomes.js";
 import { groupsByFingerprint } from "../derive/groups.js";
 import type { FamilyPlaces, HogFamilies } from "../derive/hog-families.js";
 import { openGeneTrees, type GeneTreeStore } from "../derive/orthofinder/gene-trees.js";
+import { familyHogCards } from "../derive/hog-cards.js";
 import { hogListRows } from "../derive/hog-list.js";
 import { similarProfiles } from "../derive/profiles.js";
 import { exonPairs, type ProteinTable } from "../derive/proteins.js";
@@ -278,8 +281,10 @@ export function writeXrefs({ b, packs, stage }: WriteContext) {
 export function writeIndexes({ b, packs, stage }: WriteContext) {
   const p = b.proteins;
   const genomeOf = (e: number) => p.genome[e - 1];
-  const hogLists = hogListRows(b.families, b.taxonomy, (e) => b.taxonomy.genomeLevels[genomeOf(e)], familyDescriptionsOf(b));
+  const descriptions = familyDescriptionsOf(b);
+  const hogLists = hogListRows(b.families, b.taxonomy, (e) => b.taxonomy.genomeLevels[genomeOf(e)], descriptions);
   const hogList = writeTable<HogListRow>(packs, hogLists.rows.length, LAYOUT.hogListChunkBytes, (k) => hogLists.rows[k]);
+  const cards = writeHogCards(b, packs, descriptions);
   const genomes: GenomeInfo[] = b.species.map((s, g) => ({
     code: s.code,
     taxonId: s.taxonId,
@@ -295,18 +300,51 @@ export function writeIndexes({ b, packs, stage }: WriteContext) {
   const indexes = {
     entryIds: writeHashIndexOfPairs(packs, entryIds.keys, entryIds.entries, LAYOUT.bucketBytes, AMBIGUOUS_ENTRIES),
     fingerprints: writeHashIndex(packs, groupsByFingerprint(b.fingerprints), LAYOUT.bucketBytes),
-    hogIds: writeHashIndex(packs, b.hogIds, LAYOUT.bucketBytes),
+    hogIds: writeHashIndex(packs, cards.places, LAYOUT.bucketBytes),
     goTerms: writeHashIndex(packs, b.annotations.goTerms, LAYOUT.bucketBytes),
-    ...(b.hogAliases ? { hogAliases: writeHashIndex(packs, b.hogAliases, LAYOUT.bucketBytes) } : {}),
+    ...(b.hogAliases ? { hogAliases: writeHashIndex(packs, cards.aliases(b.hogAliases), LAYOUT.bucketBytes) } : {}),
   };
   stage.done("write the other tables and indexes");
   return {
     genomes,
     hogList,
+    hogCards: cards.hogCards,
+    hogLevelCards: cards.hogLevelCards,
     genomeDetails,
     hogLists: { roots: hogLists.roots, levels: hogLists.levels },
     indexes,
   };
+}
+
+/**
+ * The HOG cards of the families of more than `hogCardsFromNodes` nodes, and where every HOG id
+ * is: its family, and the rows of its cards and of its root's (HogPlace); an alias of such an
+ * id names those rows too.
+ */
+function writeHogCards(b: ReleaseBuild, packs: PackWriter, descriptions: string[]) {
+  const hogCards = tableWriter<HogCard>(packs, LAYOUT.hogCardsChunkBytes);
+  const hogLevelCards = tableWriter<HogCard>(packs, LAYOUT.hogCardsChunkBytes);
+  const places = new Map<string, HogPlace>(b.hogIds);
+  const context = { manifest: { taxonomy: b.taxonomy }, genomeOfEntry: (e: number) => ({ level: b.taxonomy.genomeLevels[b.proteins.genome[e - 1]] }) };
+  for (const f of b.families) {
+    if (f.nodes.length <= LAYOUT.hogCardsFromNodes) continue;
+    const row: FamilyRow = { family: f.index, rootId: f.rootId, rootHog: f.rootHog, description: descriptions[f.index - 1], nodes: f.nodes, entries: f.members, members: null, firstMember: -1 };
+    const root = hogCards.rows;
+    for (const { id, card, levelCard } of familyHogCards(row, context)) {
+      if (places.get(id) !== f.index) throw new Error(`HOG id ${id} of family ${f.index} is not that family's in the HOG id index`);
+      places.set(id, [f.index, hogCards.rows, root]);
+      hogCards.push(card);
+      hogLevelCards.push(levelCard);
+    }
+  }
+  const aliases = (named: Map<string, HogAlias>) =>
+    new Map(
+      [...named].map(([alias, value]): [string, HogAlias] => {
+        const place = places.get(value[1]);
+        return [alias, typeof place === "object" ? [value[0], value[1], value[2], place[1], place[2]] : value];
+      }),
+    );
+  return { hogCards: hogCards.finish(), hogLevelCards: hogLevelCards.finish(), places, aliases };
 }
 
 /** What the writing tasks wrote, by task. */
@@ -322,7 +360,7 @@ export type WrittenRelease = { [N in RelationPartName]: RelationPart } & {
 /** The manifest naming every table, index and genome blob the tasks wrote. */
 export function releaseManifest(d: DerivedRelease, w: WrittenRelease): Manifest {
   const { relations, pairs } = w.relations;
-  const { genomes, hogList, genomeDetails, hogLists, indexes } = w.indexes;
+  const { genomes, hogList, hogCards, hogLevelCards, genomeDetails, hogLists, indexes } = w.indexes;
   const { groups, families, familyMembers, pairDirectory, profiles, familyGo, geneTrees } = w["family-tables"];
   const { proteins, annotations, peptides } = w["protein-tables"];
   return {
@@ -335,7 +373,7 @@ export function releaseManifest(d: DerivedRelease, w: WrittenRelease): Manifest 
     counts: d.counts,
     taxonomy: { names: d.taxonomy.names, parents: d.taxonomy.parents, genomes: d.taxonomy.genomes, taxonIds: d.taxonomy.taxonIds },
     genomes,
-    tables: { proteins, sequences: d.sequences, groups, families, familyMembers, annotations, relations, pairs, pairDirectory, hogList, profiles, familyGo, peptides, ...(geneTrees ? { geneTrees } : {}), genomeDetails },
+    tables: { proteins, sequences: d.sequences, groups, families, familyMembers, hogCards, hogLevelCards, annotations, relations, pairs, pairDirectory, hogList, profiles, familyGo, peptides, ...(geneTrees ? { geneTrees } : {}), genomeDetails },
     sequenceIndex: w["sequence-index"].sequenceIndex,
     hogLists,
     xrefSearch: w["xref-search"].xrefSearch,

@@ -3,7 +3,7 @@
  * members. Both read in slices as the client pulls, so a family of 50,000 members or a level
  * of a million HOGs streams in bounded memory.
  */
-import type { FamilyRow, HogListRow, ProteinSummary, SequenceRow } from "../../release-format/format.js";
+import { hogPlace, type FamilyRow, type HogListRow, type ProteinSummary, type SequenceRow } from "../../release-format/format.js";
 import { fastaRecord } from "../render/fasta.js";
 import { orthid } from "../render/protein.js";
 import { memberSlicesByEntry, membersByEntry } from "../release/family-members.js";
@@ -51,8 +51,8 @@ export async function hogTable(
     let out = "";
     for await (const row of await release.rows<HogListRow>(tables.hogList, first + from, first + Math.min(count, from + HOG_SLICE))) {
       const [id, rootHog, description, completeness] = row;
-      const familyIndex = await release.lookup(indexes.hogIds, id);
-      const family = await release.row<FamilyRow>(tables.families, familyIndex! - 1);
+      const place = await release.lookup(indexes.hogIds, id);
+      const family = await release.row<FamilyRow>(tables.families, hogPlace(place!).family - 1);
       const members = await membersByEntry(release, family, hogOnLevel(family, id).members);
       out += tsv([
         id,

@@ -11,7 +11,7 @@
  */
 import { SPECIATION, type FamilyRow, type Taxonomy } from "../../release-format/format.js";
 import { impliedHogs, type ImpliedHog } from "../../release-format/hog-levels.js";
-import { impliedHogsOf, type HogLevelsContext } from "./hogs.js";
+import { impliedHogsOf, type HogLevelsContext } from "../../release-format/hog-tree.js";
 
 type Tree = Pick<Taxonomy, "parents" | "genomes">;
 

@@ -1,5 +1,5 @@
 import { ApiError, echo, notFound } from "../errors.js";
-import type { FamilyRow, GenomeInfo, GroupRow, ProteinRow } from "../../release-format/format.js";
+import { hogPlace, type FamilyRow, type GenomeInfo, type GroupRow, type ProteinRow } from "../../release-format/format.js";
 import type { Release } from "./release.js";
 
 const ENTRY_NUMBER = /^[0-9]{1,10}$/;
@@ -80,17 +80,29 @@ export async function resolveGroup(release: Release, id: string): Promise<GroupR
 }
 
 /**
- * The family holding a HOG id, the HOG another tool's id names (an OrthoFinder `N1.HOG0000005` or
+ * Where a HOG is: its id, its family (and the family row, when finding it read it), the rows
+ * of its HOG cards in a family that has them (FORMAT.md, "HOG cards"), and for another tool's
+ * id the level that id names.
+ */
+export interface HogRef {
+  hogId: string;
+  family: number;
+  cards?: { card: number; root: number };
+  row?: FamilyRow;
+  level?: number;
+}
+
+/**
+ * The HOG a HOG id names, the HOG another tool's id names (an OrthoFinder `N1.HOG0000005` or
  * `OG0000005`, in releases with `hogAliases`: then `level` is that HOG's level, the level a
  * route takes when its request gives none), or the HOG of a protein given by any entry id.
  */
-export async function resolveHog(release: Release, id: string): Promise<{ hogId: string; family: FamilyRow; level?: number }> {
-  let hogId = id;
+export async function findHog(release: Release, id: string): Promise<HogRef> {
   const aliases = release.manifest.indexes.hogAliases;
   const alias = aliases && !id.startsWith("HOG:") ? await release.lookup(aliases, id) : undefined;
   if (alias) {
-    const [family, aliasId, level] = alias;
-    return { hogId: aliasId, family: await release.row(release.manifest.tables.families, family - 1), level };
+    const [family, aliasId, level, card, root] = alias;
+    return { hogId: aliasId, family, level, ...(card === undefined ? {} : { cards: { card, root: root! } }) };
   }
   if (id.startsWith("HOG:")) {
     const m = HOG_ID.exec(id);
@@ -100,9 +112,20 @@ export async function resolveHog(release: Release, id: string): Promise<{ hogId:
     const protein = await proteinRow(release, await entryNumber(release, id));
     if (!protein.hog || !protein.family) throw notFound(`${echo(id)} is not part of any HOG.`);
     // The protein row names its family: no HOG id lookup (one read fewer).
-    return { hogId: protein.hog, family: await release.rowBeside("families", protein.entry, protein.family - 1) };
+    return { hogId: protein.hog, family: protein.family, row: await release.rowBeside("families", protein.entry, protein.family - 1) };
   }
-  const family = await release.lookup(release.manifest.indexes.hogIds, hogId);
-  if (family === undefined) throw notFound(`requested id '${echo(hogId)}' is unknown`);
-  return { hogId, family: await release.row(release.manifest.tables.families, family - 1) };
+  const place = await release.lookup(release.manifest.indexes.hogIds, id);
+  if (place === undefined) throw notFound(`requested id '${echo(id)}' is unknown`);
+  return { hogId: id, ...hogPlace(place) };
+}
+
+/** The family row of a HOG found by findHog. */
+export async function familyOf(release: Release, hog: HogRef): Promise<FamilyRow> {
+  return hog.row ?? release.row(release.manifest.tables.families, hog.family - 1);
+}
+
+/** The family holding a HOG id, another tool's id of a HOG, or a protein's HOG (findHog), with its family row. */
+export async function resolveHog(release: Release, id: string): Promise<{ hogId: string; family: FamilyRow; level?: number }> {
+  const hog = await findHog(release, id);
+  return { hogId: hog.hogId, family: await familyOf(release, hog), ...(hog.level === undefined ? {} : { level: hog.level }) };
 }

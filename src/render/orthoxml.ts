@@ -1,5 +1,5 @@
 import { SPECIATION, type FamilyRow, type GenomeInfo, type ProteinRow } from "../../release-format/format.js";
-import { nodesWithId } from "../release/hogs.js";
+import { nodesWithId } from "../../release-format/hog-tree.js";
 import type { Release } from "../release/release.js";
 import { fieldNamesOf, nameIn } from "./field-names.js";
 import { orthid } from "./protein.js";

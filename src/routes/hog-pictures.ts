@@ -14,7 +14,7 @@ import { hogTreeSvg, type HogTreePicture } from "../render/pictures/hog-tree.js"
 import { svgHeaders } from "../render/pictures/svg.js";
 import { orthid } from "../render/protein.js";
 import { historyOf } from "../release/family-history.js";
-import { isPrefixId, nodesWithId } from "../release/hogs.js";
+import { isPrefixId, nodesWithId } from "../../release-format/hog-tree.js";
 import type { Release } from "../release/release.js";
 import { resolveHog } from "../release/resolve.js";
 import { membersAt } from "../release/family-members.js";

@@ -6,13 +6,13 @@ import { segment, type Links } from "../render/links.js";
 import { proteinSummary } from "../render/protein.js";
 import { paginate } from "../render/pagination.js";
 import { fieldNamesFor, json, jsonArrayStream, jsonObjectStream } from "../render/respond.js";
-import { SPECIATION, type FamilyRow, type HogListRow } from "../../release-format/format.js";
+import type { FamilyRow, HogCard, HogListRow } from "../../release-format/format.js";
 import { isAncestorOrSelf as isAncestorLevel } from "../../release-format/taxonomy.js";
-import { mostAncientFirst, type ImpliedHog } from "../../release-format/hog-levels.js";
-import { childIds, impliedHog, impliedHogsOf, isPrefixId, levelsOfId, nodeOnLevel, nodesWithId, parentIds } from "../release/hogs.js";
+import { mostAncientFirst } from "../../release-format/hog-levels.js";
+import { hogRecordData, impliedHog, levelsOfId, nodeOnLevel, nodesWithId, relatedOnLevel, type HogRecordData } from "../../release-format/hog-tree.js";
 import { memberSlicesByEntry } from "../release/family-members.js";
 import type { Release } from "../release/release.js";
-import { resolveHog } from "../release/resolve.js";
+import { familyOf, findHog, resolveHog } from "../release/resolve.js";
 
 const UNKNOWN_LEVEL = "Invalid or unknown level parameter for this HOG";
 const UNKNOWN_LIST_LEVEL = "Invalid or unknown level parameter: give a level name of the taxonomy or a species code.";
@@ -67,38 +67,73 @@ export function hogOnLevel(release: Release, family: FamilyRow, hogId: string, l
   return { id: implied.id, onLevel, node: implied.node, members: implied.members };
 }
 
-/** Child HOG shape: id, level-less URLs and every level of the id. */
-function childHog(release: Release, links: Links, f: FamilyRow, id: string) {
-  return {
+/** What every record of a family's HOGs says of the family, and the levels of any of its HOG ids. */
+interface RecordFamily {
+  rootId: string;
+  rootHog: number;
+  description: string;
+  levelsOf(id: string): number[];
+}
+
+const familyOfRow = (release: Release, f: FamilyRow): RecordFamily => ({
+  rootId: f.rootId,
+  rootHog: f.rootHog,
+  description: f.description,
+  levelsOf: (id) => levelsOfId(f, id, release.manifest.taxonomy),
+});
+
+/** A HOG card's family, and its records as the tree queries give them (they made the card). */
+function cardRecords(card: HogCard): { family: RecordFamily; records: HogRecordData[] } {
+  const levels = new Map(card.ids);
+  const family = { rootId: card.rootId, rootHog: card.rootHog, description: card.description, levelsOf: (id: string) => levels.get(id) ?? [] };
+  const records = card.records.map(([id, level, completeness, parents, children]) => ({
+    id: card.ids[id][0],
+    level,
+    completeness,
+    parents: parents.map((k) => card.ids[k][0]),
+    children: children.map((k) => card.ids[k][0]),
+  }));
+  return { family, records };
+}
+
+/** The HOG record of one node seen on one level, or of an implied HOG (release-format/hog-tree.ts, hogRecordData). */
+function hogRecord(release: Release, links: Links, f: RecordFamily, r: HogRecordData) {
+  const names = release.manifest.taxonomy.names;
+  const levelName = names[r.level];
+  const others = f.levelsOf(r.id).filter((l) => l !== r.level).map((l) => names[l]);
+  // A parent or child: its id, level-less URLs and every level of the id.
+  const related = (id: string) => ({
     hog_id: id,
     levels_url: links.api(`/hog/${segment(id)}/`),
     members_url: links.api(`/hog/${segment(id)}/members/`),
-    alternative_levels: levelsOfId(f, id, release.manifest.taxonomy).map((l) => release.manifest.taxonomy.names[l]),
+    alternative_levels: f.levelsOf(id).map((l) => names[l]),
+  });
+  return {
+    hog_id: r.id,
+    level: levelName,
+    levels_url: links.api(`/hog/${segment(r.id)}/`, { level: levelName }),
+    members_url: links.api(`/hog/${segment(r.id)}/members/`, { level: levelName }),
+    ...(others.length ? { alternative_levels: others } : {}),
+    roothog_id: f.rootHog,
+    completeness_score: r.completeness,
+    description: f.description,
+    similar_profile_hogs: links.api(`/hog/${segment(f.rootId)}/similar_profile_hogs/`),
+    parent_hogs: r.parents.map(related),
+    children_hogs: r.children.map(related),
   };
 }
 
 /**
- * The HOG record of one node seen on one level, or of an implied HOG (anchored at that node:
- * the same id and parents, no children, its own members' completeness).
+ * A HOG read from the HOG's cards, in a family that has them: on its deepest level or the
+ * root's, or on a level it stands on (where its level card lists every HOG the query does).
+ * Undefined for another level (the family's tree answers).
  */
-function hogRecord(release: Release, links: Links, f: FamilyRow, node: number, level: number, implied?: ImpliedHog) {
-  const n = f.nodes[node];
-  const names = release.manifest.taxonomy.names;
-  const levelName = names[level];
-  const others = levelsOfId(f, n.id, release.manifest.taxonomy).filter((l) => l !== level).map((l) => names[l]);
-  return {
-    hog_id: n.id,
-    level: levelName,
-    levels_url: links.api(`/hog/${segment(n.id)}/`, { level: levelName }),
-    members_url: links.api(`/hog/${segment(n.id)}/members/`, { level: levelName }),
-    ...(others.length ? { alternative_levels: others } : {}),
-    roothog_id: f.rootHog,
-    completeness_score: implied ? implied.completeness : n.completeness,
-    description: f.description,
-    similar_profile_hogs: links.api(`/hog/${segment(f.rootId)}/similar_profile_hogs/`),
-    parent_hogs: parentIds(f, node).map((id) => childHog(release, links, f, id)),
-    children_hogs: implied ? [] : childIds(f, node).map((id) => childHog(release, links, f, id)),
-  };
+async function fromCards(release: Release, cards: { card: number; root: number }, level: Level) {
+  const { tables } = release.manifest;
+  if (!level || level.root) return cardRecords(await release.row(tables.hogCards, level ? cards.root : cards.card));
+  const { family, records } = cardRecords(await release.row(tables.hogLevelCards, cards.card));
+  const onLevel = records.filter((r) => r.level === level.level);
+  return onLevel.length ? { family, records: onLevel } : undefined;
 }
 
 /**
@@ -172,22 +207,17 @@ export function hogRoutes(app: Hono<AppEnv>) {
       const release = releaseOf(c);
       const links = linksOf(c);
       const asked = levelParam(c, release);
-      const { hogId, family, level: aliasLevel } = await resolveHog(release, pathParam(c, "hog_id"));
-      const level = asked ?? onAliasLevel(aliasLevel);
+      const hog = await findHog(release, pathParam(c, "hog_id"));
+      const level = asked ?? onAliasLevel(hog.level);
+      const carded = hog.cards && (await fromCards(release, hog.cards, level));
+      if (carded) return json(c, carded.records.map((r) => hogRecord(release, links, carded.family, r)));
+      const family = await familyOf(release, hog);
+      const f = familyOfRow(release, family);
       if (!level || level.root) {
-        const node = level ? 0 : nodesWithId(family, hogId)[0];
-        return json(c, [hogRecord(release, links, family, node, family.nodes[node].levels[0])]);
+        const node = level ? 0 : nodesWithId(family, hog.hogId)[0];
+        return json(c, [hogRecord(release, links, f, hogRecordData(family, node, family.nodes[node].levels[0]))]);
       }
-      // Nodes on the level and the implied HOGs there (after the node they are anchored at), in tree order.
-      const related = (id: string) => isPrefixId(id, hogId) || isPrefixId(hogId, id);
-      const implied = impliedHogsOf(family, release).filter((h) => h.level === level.level && related(h.id));
-      const records = [];
-      let k = 0;
-      for (const [i, n] of family.nodes.entries()) {
-        if (n.kind === SPECIATION && n.levels.includes(level.level) && related(n.id)) records.push(hogRecord(release, links, family, i, level.level));
-        for (; k < implied.length && implied[k].node === i; k++) records.push(hogRecord(release, links, family, i, level.level, implied[k]));
-      }
-      return json(c, records);
+      return json(c, relatedOnLevel(family, release, hog.hogId, level.level).map((h) => hogRecord(release, links, f, hogRecordData(family, h.node, level.level, h.implied))));
     },
   );
 

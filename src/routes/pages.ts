@@ -26,7 +26,7 @@ import { segment } from "../render/links.js";
 import { annotationRow, proteinGoTerms } from "../release/annotations.js";
 import { membersByEntry } from "../release/family-members.js";
 import { historyOf, hogSize } from "../release/family-history.js";
-import { childIds, levelsOfId, parentIds } from "../release/hogs.js";
+import { childIds, levelsOfId, parentIds } from "../../release-format/hog-tree.js";
 import type { Release } from "../release/release.js";
 import { entryNumber, proteinRow, resolveGenome, resolveGroup, resolveHog } from "../release/resolve.js";
 import { resolveTaxonMembers, resolveTaxonRoot, rootLevel, taxonomyTree } from "../release/taxonomy.js";

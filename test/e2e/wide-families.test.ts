@@ -5,19 +5,24 @@
  * 1 kB, a few members each) puts nearly every family there. It must answer exactly as the
  * release that keeps them inline, answer by answer, pages and drawings included; and the
  * members of one HOG of a wide family read the run of member rows they are, not the family.
+ * The same release gives every family of more than 4 tree nodes HOG cards (FORMAT.md, "HOG
+ * cards"; at the usual layout, families of more than 800): its HOG reads must answer as the
+ * tree does, reading a card and not the family.
  */
-import { rmSync } from "node:fs";
-import { resolve } from "node:path";
+import { readFileSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
-import { SPECIATION, type ChunkRef, type FamilyRow, type TableRef } from "../../release-format/format.js";
+import { SPECIATION, hogPlace, type ChunkRef, type FamilyRow, type TableRef } from "../../release-format/format.js";
 import type { Release } from "../../src/release/release.js";
 import { answerSample, appOver, expectSameAnswers } from "../answer-comparison.js";
 import { TEST_BUILD } from "../build-dir.js";
-import { compileSimulatedWith } from "../layout-variant.js";
+import { compileSimulatedWith, compileWithLayout } from "../layout-variant.js";
+import { data, hasSharedData, warnWithoutSharedData } from "../shared-data.js";
 import { bucketCovering } from "../../release-format/directory.js";
 
 const INLINE_LIMIT = 2;
+const CARDS_FROM_NODES = 4;
 const WIDE = resolve(TEST_BUILD, "sim-wide");
 const SIM = resolve(TEST_BUILD, "sim");
 
@@ -34,7 +39,7 @@ describe("wide families: member summaries in their own table", () => {
   let wideFamilies: FamilyRow[];
 
   beforeAll(async () => {
-    await compileSimulatedWith({ familyInlineMembers: INLINE_LIMIT, familyMembersChunkBytes: 1024 }, WIDE);
+    await compileSimulatedWith({ familyInlineMembers: INLINE_LIMIT, familyMembersChunkBytes: 1024, hogCardsFromNodes: CARDS_FROM_NODES }, WIDE);
     [inline, wide] = await Promise.all([openReleaseFolder(SIM), openReleaseFolder(WIDE)]);
     [inlineFamilies, wideFamilies] = await Promise.all([inline, wide].map((r) => all(r, r.manifest.tables.families)));
   }, 120_000);
@@ -99,4 +104,95 @@ describe("wide families: member summaries in their own table", () => {
     expect(Number(answer.headers.get("X-Blob-Bytes"))).toBe(leaf[2] + familyChunk[2] + bytesOf(subChunks.values()));
     expect(bytesOf(subChunks.values())).toBeLessThan(bytesOf(familyChunks.values()));
   });
+
+  it("gives every HOG id of a family of more than 4 nodes its cards, its root's first, and the index their rows", async () => {
+    const [cards, levelCards] = await Promise.all([all(wide, wide.manifest.tables.hogCards), all(wide, wide.manifest.tables.hogLevelCards)]);
+    expect(inline.manifest.tables.hogCards.rows).toBe(0);
+    expect(levelCards.length).toBe(cards.length);
+    let next = 0;
+    let carded = 0;
+    for (const f of wideFamilies) {
+      const ids = [...new Set(f.nodes.filter((n) => n.kind === SPECIATION).map((n) => n.id))];
+      const places = await Promise.all(ids.map(async (id) => hogPlace((await wide.lookup(wide.manifest.indexes.hogIds, id))!)));
+      if (f.nodes.length <= CARDS_FROM_NODES) {
+        for (const place of places) expect(place).toEqual({ family: f.family });
+        continue;
+      }
+      carded += 1;
+      expect(ids[0]).toBe(f.rootId);
+      ids.forEach((id, k) => {
+        expect(places[k]).toEqual({ family: f.family, cards: { card: next + k, root: next } });
+        const card = cards[next + k];
+        expect(card.family).toBe(f.family);
+        // Its record on its deepest level is its own; its level card holds a record of it on every level it has one on.
+        expect(card.records.map(([i, level]) => [card.ids[i][0], level])).toEqual([[id, f.nodes[f.nodes.findIndex((n) => n.id === id)].levels[0]]]);
+        const level = levelCards[next + k];
+        expect(level.records.some(([i]) => level.ids[i][0] === id)).toBe(true);
+      });
+      next += ids.length;
+    }
+    expect(next).toBe(cards.length);
+    expect(carded).toBeGreaterThan(0);
+    expect(carded).toBeLessThan(wideFamilies.length);
+  });
+
+  it("reads a HOG of a carded family as its index bucket and one card: on its deepest level, the root's, and a level it stands on", async () => {
+    const family = wideFamilies.reduce((a, b) => (b.nodes.length > a.nodes.length ? b : a));
+    expect(family.nodes.length).toBeGreaterThan(CARDS_FROM_NODES);
+    const sub = family.nodes.find((n) => n.kind === SPECIATION && n.id !== family.rootId)!;
+    const { tables, indexes, taxonomy } = wide.manifest;
+    const leaf = bucketCovering(indexes.hogIds.tree, sub.id)!;
+    const { cards } = hogPlace((await wide.lookup(indexes.hogIds, sub.id))!);
+    const familyChunk = (await wide.locate(tables.families.tree, family.family - 1))!.ref;
+    const id = encodeURIComponent(sub.id);
+    for (const [query, table, row] of [
+      ["", tables.hogCards, cards!.card],
+      ["?level=root", tables.hogCards, cards!.root],
+      [`?level=${encodeURIComponent(taxonomy.names[sub.levels[0]])}`, tables.hogLevelCards, cards!.card],
+    ] as const) {
+      // A fresh app each time: nothing read before is in its chunk cache.
+      const answer = await appOver(WIDE).request(`http://x/api/hog/${id}/${query}`);
+      expect(answer.status, query).toBe(200);
+      const chunk = (await wide.locate(table.tree, row))!.ref;
+      expect(Number(answer.headers.get("X-Blob-Reads")), query).toBe(2);
+      expect(Number(answer.headers.get("X-Blob-Bytes")), query).toBe(leaf[2] + chunk[2]);
+      expect(chunk[3]).not.toBe(familyChunk[3]);
+    }
+    // A level above the HOG's own: the ancestral HOG there, from the family's tree.
+    const above = family.nodes[0].levels[0];
+    if (!sub.levels.includes(above)) {
+      const answer = await appOver(WIDE).request(`http://x/api/hog/${id}/?level=${encodeURIComponent(taxonomy.names[above])}`);
+      expect(answer.status).toBe(200);
+      expect(Number(answer.headers.get("X-Blob-Bytes"))).toBeGreaterThanOrEqual(familyChunk[2]);
+    }
+  });
+});
+
+warnWithoutSharedData("the HOG cards of an OrthoFinder release");
+
+describe.runIf(hasSharedData)("HOG cards of an OrthoFinder release: HOGs by OrthoFinder's ids", () => {
+  const CARDED = resolve(TEST_BUILD, "orthofinder25-cards");
+  const USUAL = resolve(TEST_BUILD, "orthofinder25");
+  const hogs = data("orthofinder-mycoplasma-2.5/ExampleData/OrthoFinder/Results_Jan30/Phylogenetic_Hierarchical_Orthogroups");
+  beforeAll(() => compileWithLayout(resolve("test/fixtures/orthofinder-mycoplasma-2.5.release.json"), { hogCardsFromNodes: 0 }, CARDED), 120_000);
+  afterAll(() => rmSync(CARDED, { recursive: true, force: true }));
+
+  it("answers HOG reads by N*.HOG and OG ids from the cards as the usual release does from the trees", async () => {
+    const carded = await openReleaseFolder(CARDED);
+    expect(carded.manifest.tables.hogCards.rows).toBeGreaterThan(0);
+    const probes = [];
+    for (const level of ["N0", "N1", "N2"]) {
+      const rows = readFileSync(join(hogs, `${level}.tsv`), "utf8").split("\n").slice(1, 40).filter((l) => l);
+      for (const [hog, og] of rows.map((l) => l.split("\t"))) {
+        for (const path of [`/api/hog/${hog}/`, `/api/hog/${hog}/?level=root`, `/api/hog/${og}/`, `/api/hog/${hog}/members/`]) probes.push({ path });
+      }
+    }
+    const usual = await openReleaseFolder(USUAL);
+    await expectSameAnswers(usual.manifest.name, USUAL, CARDED, probes);
+    // By another tool's id too, a HOG read is its alias bucket and a card.
+    const [hog] = readFileSync(join(hogs, "N1.tsv"), "utf8").split("\n")[1].split("\t");
+    const answer = await appOver(CARDED).request(`http://x/api/hog/${hog}/`);
+    expect(answer.status).toBe(200);
+    expect(Number(answer.headers.get("X-Blob-Reads"))).toBe(2);
+  }, 120_000);
 });

@@ -1,10 +1,11 @@
-import { SPECIATION, type FamilyRow, type Manifest } from "../../release-format/format.js";
-import { impliedHogs, mostAncientFirst, type ImpliedHog } from "../../release-format/hog-levels.js";
+import { SPECIATION, type FamilyRow, type Taxonomy } from "./format.js";
+import { impliedHogs, mostAncientFirst, type ImpliedHog } from "./hog-levels.js";
 
 /**
  * Queries on a HOG family tree. A HOG id may stand on several nodes (a chain of speciations
  * with no duplication between them) and each node on several levels; (id, level) names at
- * most one node.
+ * most one node. The worker answers HOG routes with them, and the compiler makes the HOG cards
+ * of wide families with them (release-compiler/derive/hog-cards.ts), so both say the same.
  */
 
 /** Per family: each HOG id's nodes (top first) and levels (most ancient first). */
@@ -39,13 +40,13 @@ export function nodesWithId(f: FamilyRow, id: string): number[] {
  * Every level on which a node stands for the id, most ancient first (see mostAncientFirst: an
  * id's nodes may lie on several lineages, so their levels are ordered over the taxonomy).
  */
-export function levelsOfId(f: FamilyRow, id: string, taxonomy: Manifest["taxonomy"]): number[] {
+export function levelsOfId(f: FamilyRow, id: string, taxonomy: Pick<Taxonomy, "parents">): number[] {
   return mostAncientFirst(idIndex(f).get(id)?.levels ?? [], taxonomy);
 }
 
 /** What implied HOGs need of the release: its taxonomy and each entry's genome. */
 export interface HogLevelsContext {
-  manifest: Pick<Manifest, "taxonomy">;
+  manifest: { taxonomy: Pick<Taxonomy, "parents" | "genomes"> };
   genomeOfEntry(entry: number): { level: number };
 }
 
@@ -116,4 +117,69 @@ export function childIds(f: FamilyRow, node: number): string[] {
     if (nearest) out.push(n.id);
   }
   return out;
+}
+
+/**
+ * What a HOG record says of one HOG (a node seen on a level, or an implied HOG anchored at it:
+ * the same id and parents, no children, its own completeness), its links and family aside.
+ */
+export interface HogRecordData {
+  id: string;
+  level: number;
+  completeness: number;
+  parents: string[];
+  children: string[];
+}
+
+export function hogRecordData(f: FamilyRow, node: number, level: number, implied?: ImpliedHog): HogRecordData {
+  const n = f.nodes[node];
+  return {
+    id: n.id,
+    level,
+    completeness: implied ? implied.completeness : n.completeness,
+    parents: parentIds(f, node),
+    children: implied ? [] : childIds(f, node),
+  };
+}
+
+/** A HOG on one level: a speciation node standing on it, or an implied HOG anchored at `node`. */
+export interface OnLevel {
+  id: string;
+  node: number;
+  implied?: ImpliedHog;
+}
+
+const byLevelIndexes = new WeakMap<FamilyRow, Map<number, OnLevel[]>>();
+
+/**
+ * Every HOG of a family by level, in tree order: on each level, each node standing on it
+ * followed by the implied HOGs anchored at that node (the order of the HOG list and of a
+ * level query's answer).
+ */
+export function hogsByLevel(f: FamilyRow, release: HogLevelsContext): Map<number, OnLevel[]> {
+  let index = byLevelIndexes.get(f);
+  if (!index) {
+    index = new Map();
+    const add = (level: number, hog: OnLevel) => {
+      const list = index!.get(level);
+      if (list) list.push(hog);
+      else index!.set(level, [hog]);
+    };
+    const implied = impliedHogsOf(f, release);
+    let k = 0;
+    f.nodes.forEach((n, i) => {
+      if (n.kind === SPECIATION) for (const level of n.levels) add(level, { id: n.id, node: i });
+      for (; k < implied.length && implied[k].node === i; k++) add(implied[k].level, { id: implied[k].id, node: i, implied: implied[k] });
+    });
+    byLevelIndexes.set(f, index);
+  }
+  return index;
+}
+
+/**
+ * The HOGs a level query of `id` lists (`/api/hog/{id}/?level=…`): those on `level` whose id
+ * is `id`, one it extends or one extending it, in tree order.
+ */
+export function relatedOnLevel(f: FamilyRow, release: HogLevelsContext, id: string, level: number): OnLevel[] {
+  return (hogsByLevel(f, release).get(level) ?? []).filter((h) => isPrefixId(h.id, id) || isPrefixId(id, h.id));
 }

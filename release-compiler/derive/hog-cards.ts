@@ -1,0 +1,68 @@
+/**
+ * HOG cards (FORMAT.md, "HOG cards"): for every HOG id of a family with a wide tree, what a HOG
+ * read answers, made here with the worker's own tree queries (release-format/hog-tree.ts). A HOG
+ * read then reads one card, not a tree of 15,000 nodes (631 kB for a 30 kB answer at 2,500
+ * genomes): the id's record on its deepest level (`hogCards`), and its records on each level it
+ * stands on together with every other HOG a level query there lists (`hogLevelCards`).
+ */
+import { SPECIATION, type FamilyRow, type HogCard } from "../../release-format/format.js";
+import { hogRecordData, hogsByLevel, levelsOfId, relatedOnLevel, type HogLevelsContext, type HogRecordData, type OnLevel } from "../../release-format/hog-tree.js";
+
+/** The cards of one HOG id. */
+export interface HogIdCards {
+  id: string;
+  card: HogCard;
+  levelCard: HogCard;
+}
+
+/** The cards of every HOG id of a family, its root's first, then by the first node of each id in tree order. */
+export function familyHogCards(f: FamilyRow, release: HogLevelsContext): HogIdCards[] {
+  const { taxonomy } = release.manifest;
+  // A node's record costs a walk of its subtree (its children): each is made once, however many cards list it.
+  const made = new Map<string, HogRecordData>();
+  const record = (h: OnLevel, level: number): HogRecordData => {
+    const key = `${h.node} ${level} ${h.implied ? 1 : 0}`;
+    let data = made.get(key);
+    if (!data) made.set(key, (data = hogRecordData(f, h.node, level, h.implied)));
+    return data;
+  };
+  const levelsOf = new Map<string, number[]>();
+  const cardOf = (records: HogRecordData[]): HogCard => {
+    const ids = new Map<string, number>();
+    const ref = (id: string) => {
+      let k = ids.get(id);
+      if (k === undefined) ids.set(id, (k = ids.size));
+      return k;
+    };
+    const rows = records.map((r): HogCard["records"][number] => [ref(r.id), r.level, r.completeness, r.parents.map(ref), r.children.map(ref)]);
+    const named = [...ids.keys()].map((id): [string, number[]] => {
+      let levels = levelsOf.get(id);
+      if (!levels) levelsOf.set(id, (levels = levelsOfId(f, id, taxonomy)));
+      return [id, levels];
+    });
+    return { family: f.family, rootId: f.rootId, rootHog: f.rootHog, description: f.description, ids: named, records: rows };
+  };
+
+  // Each id's top node, and the levels it has a HOG on (a node or an implied HOG), ascending.
+  const top = new Map<string, number>();
+  f.nodes.forEach((n, i) => {
+    if (n.kind === SPECIATION && !top.has(n.id)) top.set(n.id, i);
+  });
+  const byLevel = hogsByLevel(f, release);
+  const ownLevels = new Map<string, Set<number>>();
+  for (const [level, hogs] of byLevel) {
+    for (const h of hogs) {
+      const set = ownLevels.get(h.id) ?? new Set<number>();
+      set.add(level);
+      ownLevels.set(h.id, set);
+    }
+  }
+  const out: HogIdCards[] = [];
+  for (const [id, node] of top) {
+    const plain = record({ id, node }, f.nodes[node].levels[0]);
+    const levels = [...(ownLevels.get(id) ?? [])].sort((a, b) => a - b);
+    const onLevels = levels.flatMap((level) => relatedOnLevel(f, release, id, level).map((h) => record(h, level)));
+    out.push({ id, card: cardOf([plain]), levelCard: cardOf(onLevels) });
+  }
+  return out;
+}
