@@ -574,10 +574,15 @@ export interface HogCard {
   rootId: string;
   rootHog: number;
   description: string;
+  /** The family's first row in `familyMembers`, -1 when its row holds its members (FamilyRow). */
+  firstMember: number;
   /** Every HOG id the records name, with every level it stands on, most ancient first (alternative levels). */
   ids: Array<[string, number[]]>;
-  /** `[id, level, completeness, parent ids, child ids]`, ids as indexes into `ids`. */
+  /**
+   * `[id, level, completeness, parent ids, child ids, members]`, ids as indexes into `ids`,
+   * members as runs `[lo, hi, lo, hi, …]` of their tree positions (one run for a node's HOG).
+   */
   records: HogCardRecord[];
 }
 
-export type HogCardRecord = [number, number, number, number[], number[]];
+export type HogCardRecord = [number, number, number, number[], number[], number[]];

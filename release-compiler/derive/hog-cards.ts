@@ -3,10 +3,24 @@
  * read answers, made here with the worker's own tree queries (release-format/hog-tree.ts). A HOG
  * read then reads one card, not a tree of 15,000 nodes (631 kB for a 30 kB answer at 2,500
  * genomes): the id's record on its deepest level (`hogCards`), and its records on each level it
- * stands on together with every other HOG a level query there lists (`hogLevelCards`).
+ * stands on together with every other HOG a level query there lists (`hogLevelCards`); each
+ * record with its members' tree positions, so a small HOG's members are read without the tree.
  */
 import { SPECIATION, type FamilyRow, type HogCard } from "../../release-format/format.js";
 import { hogRecordData, hogsByLevel, levelsOfId, relatedOnLevel, type HogLevelsContext, type HogRecordData, type OnLevel } from "../../release-format/hog-tree.js";
+
+/** A record and its members' tree positions as runs `[lo, hi, …]`. */
+type Made = { data: HogRecordData; members: number[] };
+
+/** Ascending positions as runs `[lo, hi, lo, hi, …]` of consecutive ones. */
+function runsOf(positions: readonly number[]): number[] {
+  const runs: number[] = [];
+  for (const p of positions) {
+    if (runs.length && runs[runs.length - 1] === p) runs[runs.length - 1] = p + 1;
+    else runs.push(p, p + 1);
+  }
+  return runs;
+}
 
 /** The cards of one HOG id. */
 export interface HogIdCards {
@@ -19,28 +33,32 @@ export interface HogIdCards {
 export function familyHogCards(f: FamilyRow, release: HogLevelsContext): HogIdCards[] {
   const { taxonomy } = release.manifest;
   // A node's record costs a walk of its subtree (its children): each is made once, however many cards list it.
-  const made = new Map<string, HogRecordData>();
-  const record = (h: OnLevel, level: number): HogRecordData => {
+  const made = new Map<string, Made>();
+  const record = (h: OnLevel, level: number): Made => {
     const key = `${h.node} ${level} ${h.implied ? 1 : 0}`;
-    let data = made.get(key);
-    if (!data) made.set(key, (data = hogRecordData(f, h.node, level, h.implied)));
-    return data;
+    let m = made.get(key);
+    if (!m) {
+      const { lo, hi } = f.nodes[h.node];
+      m = { data: hogRecordData(f, h.node, level, h.implied), members: h.implied ? runsOf(h.implied.members) : [lo, hi] };
+      made.set(key, m);
+    }
+    return m;
   };
   const levelsOf = new Map<string, number[]>();
-  const cardOf = (records: HogRecordData[]): HogCard => {
+  const cardOf = (records: Made[]): HogCard => {
     const ids = new Map<string, number>();
     const ref = (id: string) => {
       let k = ids.get(id);
       if (k === undefined) ids.set(id, (k = ids.size));
       return k;
     };
-    const rows = records.map((r): HogCard["records"][number] => [ref(r.id), r.level, r.completeness, r.parents.map(ref), r.children.map(ref)]);
+    const rows = records.map(({ data: r, members }): HogCard["records"][number] => [ref(r.id), r.level, r.completeness, r.parents.map(ref), r.children.map(ref), members]);
     const named = [...ids.keys()].map((id): [string, number[]] => {
       let levels = levelsOf.get(id);
       if (!levels) levelsOf.set(id, (levels = levelsOfId(f, id, taxonomy)));
       return [id, levels];
     });
-    return { family: f.family, rootId: f.rootId, rootHog: f.rootHog, description: f.description, ids: named, records: rows };
+    return { family: f.family, rootId: f.rootId, rootHog: f.rootHog, description: f.description, firstMember: f.firstMember, ids: named, records: rows };
   };
 
   // Each id's top node, and the levels it has a HOG on (a node or an implied HOG), ascending.

@@ -36,6 +36,7 @@ import { familyGoRow } from "../derive/family-go.js";
 import { countGenes, genomeDetail } from "../derive/genomes.js";
 import { groupsByFingerprint } from "../derive/groups.js";
 import type { FamilyPlaces, HogFamilies } from "../derive/hog-families.js";
+import type { FamilyBuild } from "../derive/hogs.js";
 import { openGeneTrees, type GeneTreeStore } from "../derive/orthofinder/gene-trees.js";
 import { familyHogCards } from "../derive/hog-cards.js";
 import { hogListRows } from "../derive/hog-list.js";
@@ -207,6 +208,19 @@ export async function writeProteinTables({ b, packs, stage, readChunk }: WriteCo
   return { proteins, annotations, peptides };
 }
 
+/**
+ * Each family's first row in the `familyMembers` table (FamilyRow.firstMember): the members of
+ * a family of more than `familyInlineMembers`, families in order; -1 for a family whose row holds them.
+ */
+function firstMembers(families: FamilyBuild[]): number[] {
+  let next = 0;
+  return families.map((f) => {
+    if (f.members.length <= LAYOUT.familyInlineMembers) return -1;
+    next += f.members.length;
+    return next - f.members.length;
+  });
+}
+
 /** The tables of a row per group, family or genome pair: what the relations give them (close groups, the pair directory) included. */
 export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, related: RelationTables) {
   const p = b.proteins;
@@ -222,10 +236,10 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
   const familyDescriptions = familyDescriptionsOf(b);
   // A wide family's member summaries go to their own table, pushed as its row is made.
   const familyMembers = tableWriter<ProteinSummary>(packs, LAYOUT.familyMembersChunkBytes);
+  const firstMember = firstMembers(b.families);
   const families = writeTable<FamilyRow>(packs, b.families.length, LAYOUT.familiesChunkBytes, (f) => {
     const fam = b.families[f];
-    const wide = fam.members.length > LAYOUT.familyInlineMembers;
-    const firstMember = wide ? familyMembers.rows : -1;
+    const wide = firstMember[f] >= 0;
     if (wide) for (const e of fam.members) familyMembers.push(summary(e));
     return {
       family: fam.index,
@@ -235,7 +249,7 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
       nodes: fam.nodes,
       entries: fam.members,
       members: wide ? null : fam.members.map(summary),
-      firstMember,
+      firstMember: firstMember[f],
     };
   });
   const { directory } = related;
@@ -326,9 +340,11 @@ function writeHogCards(b: ReleaseBuild, packs: PackWriter, descriptions: string[
   const hogLevelCards = tableWriter<HogCard>(packs, LAYOUT.hogCardsChunkBytes);
   const places = new Map<string, HogPlace>(b.hogIds);
   const context = { manifest: { taxonomy: b.taxonomy }, genomeOfEntry: (e: number) => ({ level: b.taxonomy.genomeLevels[b.proteins.genome[e - 1]] }) };
+  const firstMember = firstMembers(b.families);
   for (const f of b.families) {
     if (f.nodes.length <= LAYOUT.hogCardsFromNodes) continue;
-    const row: FamilyRow = { family: f.index, rootId: f.rootId, rootHog: f.rootHog, description: descriptions[f.index - 1], nodes: f.nodes, entries: f.members, members: null, firstMember: -1 };
+    // The family row's tree, as the worker would decode it: what the cards are made from.
+    const row: FamilyRow = { family: f.index, rootId: f.rootId, rootHog: f.rootHog, description: descriptions[f.index - 1], nodes: f.nodes, entries: f.members, members: null, firstMember: firstMember[f.index - 1] };
     const root = hogCards.rows;
     for (const { id, card, levelCard } of familyHogCards(row, context)) {
       if (places.get(id) !== f.index) throw new Error(`HOG id ${id} of family ${f.index} is not that family's in the HOG id index`);

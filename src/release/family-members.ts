@@ -9,7 +9,7 @@ import { unavailable } from "../errors.js";
 import type { Release } from "./release.js";
 
 /** The summaries of a family's members at these tree positions, in the order given. */
-export async function membersAt(release: Release, family: FamilyRow, positions: readonly number[]): Promise<ProteinSummary[]> {
+export async function membersAt(release: Release, family: Pick<FamilyRow, "family" | "members" | "firstMember">, positions: readonly number[]): Promise<ProteinSummary[]> {
   const inline = family.members;
   if (inline) return positions.map((p) => inline[p]);
   const first = family.firstMember;

@@ -10,7 +10,7 @@ import type { FamilyRow, HogCard, HogListRow } from "../../release-format/format
 import { isAncestorOrSelf as isAncestorLevel } from "../../release-format/taxonomy.js";
 import { mostAncientFirst } from "../../release-format/hog-levels.js";
 import { hogRecordData, impliedHog, levelsOfId, nodeOnLevel, nodesWithId, relatedOnLevel, type HogRecordData } from "../../release-format/hog-tree.js";
-import { memberSlicesByEntry } from "../release/family-members.js";
+import { MEMBER_SLICE, memberSlicesByEntry, membersAt } from "../release/family-members.js";
 import type { Release } from "../release/release.js";
 import { familyOf, findHog, resolveHog } from "../release/resolve.js";
 
@@ -94,6 +94,26 @@ function cardRecords(card: HogCard): { family: RecordFamily; records: HogRecordD
     children: children.map((k) => card.ids[k][0]),
   }));
   return { family, records };
+}
+
+/**
+ * The members of a HOG of a family with cards and members in `familyMembers` (hogOnLevel's HOG:
+ * on its deepest level, the root's, or a level it has a HOG on), by entry number, read as its
+ * run of member rows with no tree. Undefined on another level, or for a HOG of more than
+ * MEMBER_SLICE members, which streams from the tree in slices (its answer outweighs the tree).
+ */
+async function membersFromCards(release: Release, cards: { card: number; root: number }, hogId: string, level: Level) {
+  const { tables } = release.manifest;
+  const onLevel = level && !level.root ? level.level : undefined;
+  const card = await release.row(onLevel === undefined ? tables.hogCards : tables.hogLevelCards, level?.root ? cards.root : cards.card);
+  const record = onLevel === undefined ? card.records[0] : card.records.find(([id, l]) => l === onLevel && card.ids[id][0] === hogId);
+  if (!record || card.firstMember < 0) return undefined;
+  const runs = record[5];
+  const positions: number[] = [];
+  for (let k = 0; k < runs.length && positions.length <= MEMBER_SLICE; k += 2) for (let p = runs[k]; p < runs[k + 1]; p++) positions.push(p);
+  if (positions.length > MEMBER_SLICE) return undefined;
+  const members = await membersAt(release, { family: card.family, members: null, firstMember: card.firstMember }, positions);
+  return { id: card.ids[record[0]][0], level: record[1], members: members.sort((a, b) => a.entry - b.entry) };
 }
 
 /** The HOG record of one node seen on one level, or of an implied HOG (release-format/hog-tree.ts, hogRecordData). */
@@ -230,14 +250,24 @@ export function hogRoutes(app: Hono<AppEnv>) {
       const release = releaseOf(c);
       const links = linksOf(c);
       const asked = levelParam(c, release);
-      const { hogId, family, level: aliasLevel } = await resolveHog(release, pathParam(c, "hog_id"));
-      const level = asked ?? onAliasLevel(aliasLevel);
-      const hog = hogOnLevel(release, family, hogId, level);
+      const found = await findHog(release, pathParam(c, "hog_id"));
+      const level = asked ?? onAliasLevel(found.level);
+      const names = release.manifest.taxonomy.names;
+      const carded = found.cards && (await membersFromCards(release, found.cards, found.hogId, level));
+      if (carded) {
+        const head = { hog_id: carded.id, level: names[carded.level] };
+        const items = (async function* () {
+          for (const m of carded.members) yield proteinSummary(release, links, m);
+        })();
+        return jsonObjectStream(head, "members", items, {}, fieldNamesFor(c));
+      }
+      const family = await familyOf(release, found);
+      const hog = hogOnLevel(release, family, found.hogId, level);
       const slices = await memberSlicesByEntry(release, family, hog.members);
       async function* members() {
         for await (const slice of slices) for (const m of slice) yield proteinSummary(release, links, m);
       }
-      const head = { hog_id: hog.id, level: release.manifest.taxonomy.names[hog.onLevel] };
+      const head = { hog_id: hog.id, level: names[hog.onLevel] };
       return jsonObjectStream(head, "members", members(), {}, fieldNamesFor(c));
     },
   );

@@ -5,7 +5,7 @@
  * 1 kB, a few members each) puts nearly every family there. It must answer exactly as the
  * release that keeps them inline, answer by answer, pages and drawings included; and the
  * members of one HOG of a wide family read the run of member rows they are, not the family.
- * The same release gives every family of more than 4 tree nodes HOG cards (FORMAT.md, "HOG
+ * The same release gives every family of more than 20 tree nodes HOG cards (FORMAT.md, "HOG
  * cards"; at the usual layout, families of more than 800): its HOG reads must answer as the
  * tree does, reading a card and not the family.
  */
@@ -22,7 +22,7 @@ import { data, hasSharedData, warnWithoutSharedData } from "../shared-data.js";
 import { bucketCovering } from "../../release-format/directory.js";
 
 const INLINE_LIMIT = 2;
-const CARDS_FROM_NODES = 4;
+const CARDS_FROM_NODES = 20;
 const WIDE = resolve(TEST_BUILD, "sim-wide");
 const SIM = resolve(TEST_BUILD, "sim");
 
@@ -77,9 +77,11 @@ describe("wide families: member summaries in their own table", () => {
   }, 120_000);
 
   it("reads a sub-HOG's members as the run of member rows it is, not the whole family", async () => {
-    // The widest family, and its smallest HOG below the root that has more than one member.
-    const family = wideFamilies.reduce((a, b) => (b.entries.length > a.entries.length ? b : a));
-    const nodes = family.nodes.filter((n) => n.kind === SPECIATION && n.parent >= 0 && n.hi - n.lo > 1);
+    // The widest family without HOG cards that has a HOG below the root of more than one member, and its smallest such HOG.
+    const subsOf = (f: FamilyRow) => f.nodes.filter((n) => n.kind === SPECIATION && n.parent >= 0 && n.hi - n.lo > 1);
+    const family = wideFamilies.filter((f) => f.nodes.length <= CARDS_FROM_NODES && subsOf(f).length).reduce((a, b) => (b.entries.length > a.entries.length ? b : a));
+    expect(family.members).toBeNull();
+    const nodes = subsOf(family);
     const sub = nodes.reduce((a, b) => (b.hi - b.lo < a.hi - a.lo ? b : a));
     const { tables, indexes } = wide.manifest;
     const familyChunks = new Map<string, ChunkRef>();
@@ -105,7 +107,7 @@ describe("wide families: member summaries in their own table", () => {
     expect(bytesOf(subChunks.values())).toBeLessThan(bytesOf(familyChunks.values()));
   });
 
-  it("gives every HOG id of a family of more than 4 nodes its cards, its root's first, and the index their rows", async () => {
+  it("gives every HOG id of a family of more than 20 nodes its cards, its root's first, and the index their rows", async () => {
     const [cards, levelCards] = await Promise.all([all(wide, wide.manifest.tables.hogCards), all(wide, wide.manifest.tables.hogLevelCards)]);
     expect(inline.manifest.tables.hogCards.rows).toBe(0);
     expect(levelCards.length).toBe(cards.length);
@@ -136,7 +138,7 @@ describe("wide families: member summaries in their own table", () => {
     expect(carded).toBeLessThan(wideFamilies.length);
   });
 
-  it("reads a HOG of a carded family as its index bucket and one card: on its deepest level, the root's, and a level it stands on", async () => {
+  it("reads a HOG of a carded family as its index bucket and one card (its members: and their rows): on its deepest level, the root's, and a level it stands on", async () => {
     const family = wideFamilies.reduce((a, b) => (b.nodes.length > a.nodes.length ? b : a));
     expect(family.nodes.length).toBeGreaterThan(CARDS_FROM_NODES);
     const sub = family.nodes.find((n) => n.kind === SPECIATION && n.id !== family.rootId)!;
@@ -158,6 +160,19 @@ describe("wide families: member summaries in their own table", () => {
       expect(Number(answer.headers.get("X-Blob-Bytes")), query).toBe(leaf[2] + chunk[2]);
       expect(chunk[3]).not.toBe(familyChunk[3]);
     }
+    // Its members on a level it stands on: the bucket, the level card, and the run of member rows.
+    const members = await appOver(WIDE).request(`http://x/api/hog/${id}/members/?level=${encodeURIComponent(taxonomy.names[sub.levels[0]])}`);
+    expect(members.status).toBe(200);
+    const body = (await members.json()) as { members: Array<{ entry_nr: number }> };
+    expect(body.members.map((m) => m.entry_nr)).toEqual(family.entries.slice(sub.lo, sub.hi).sort((a, b) => a - b));
+    const memberChunks = new Map<string, ChunkRef>();
+    for (let p = sub.lo; p < sub.hi; p++) {
+      const { ref } = (await wide.locate(tables.familyMembers.tree, family.firstMember + p))!;
+      memberChunks.set(ref[3], ref);
+    }
+    const levelChunk = (await wide.locate(tables.hogLevelCards.tree, cards!.card))!.ref;
+    expect(Number(members.headers.get("X-Blob-Reads"))).toBe(3);
+    expect(Number(members.headers.get("X-Blob-Bytes"))).toBe(leaf[2] + levelChunk[2] + [...memberChunks.values()].reduce((n, ref) => n + ref[2], 0));
     // A level above the HOG's own: the ancestral HOG there, from the family's tree.
     const above = family.nodes[0].levels[0];
     if (!sub.levels.includes(above)) {
