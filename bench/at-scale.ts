@@ -209,6 +209,8 @@ export async function atScaleBenchmark(log: (line: string) => void): Promise<str
     ["root HOG read", `/hog/${wide.rootId}/`],
     [`sub-HOG members (${sub.hi - sub.lo} genes)`, `/hog/${encodeURIComponent(sub.id)}/members/?level=${level}`],
     ["sub-HOG read", `/hog/${encodeURIComponent(sub.id)}/?level=${level}`],
+    ["sub-HOG read on its deepest level", `/hog/${encodeURIComponent(sub.id)}/`],
+    ["sub-HOG read on the root's level (the family's tree)", `/hog/${encodeURIComponent(sub.id)}/?level=${encodeURIComponent(m.taxonomy.names[wide.nodes[0].levels[0]])}`],
     ["a gene's orthologs", `/protein/${gene}/orthologs/`],
     ["a gene's HOG-derived orthologs", `/protein/${gene}/hog_derived_orthologs/`],
     ["the drawing at the sub-HOG", `/hog/${encodeURIComponent(sub.id)}/svg/?level=${level}`],
@@ -218,6 +220,8 @@ export async function atScaleBenchmark(log: (line: string) => void): Promise<str
   }
 
   const deepest = Math.max(...size.trees.map((t) => t.depth));
+  const cardBytes = { hogCards: 0, hogLevelCards: 0 };
+  for (const t of size.trees) if (t.name === "tables.hogCards" || t.name === "tables.hogLevelCards") cardBytes[t.name.slice("tables.".length) as keyof typeof cardBytes] = t.chunkBytes;
   return [
     `Release: \`npm run simulate -- --genomes ${AT_SCALE.genomes} --families ${AT_SCALE.families} --seed ${AT_SCALE.seed}\` (families born inside clades), compiled by \`npm run compile -- ${COMPILE_FLAGS.join(" ")}\` in ${(compile.seconds / 60).toFixed(1)} min at a peak RSS of ${(compile.peakMb / 1024).toFixed(1)} GB${compile.tempMb !== undefined ? ` and ${(compile.tempMb / 1024).toFixed(1)} GiB of temp disk` : ""} (its stage log beside the release, build/bench/sim2500.log): ${m.counts.genomes.toLocaleString("en")} genomes, ${m.counts.proteins.toLocaleString("en")} proteins, ${m.counts.families.toLocaleString("en")} HOG families, ${m.tables.pairs.rows.toLocaleString("en")} pair rows.`,
     "",
@@ -231,6 +235,7 @@ export async function atScaleBenchmark(log: (line: string) => void): Promise<str
       ({ list, control, whole }) =>
         `- **A streamed page**: \`/api${list}?per_page=10000000\` (${whole.rows.toLocaleString("en")} rows, ${(whole.bytes / 2 ** 20).toFixed(1)} MiB of JSON) holds at most ${whole.peakMb.toFixed(1)} MiB of live heap above the settled baseline while it streams on a fresh isolate (a chunk cache that keeps nothing); a page of 100 of the same list, ${control.peakMb.toFixed(1)} MiB.`,
     ),
+    `- **HOG cards** (FORMAT.md, "HOG cards"): ${m.tables.hogCards.rows.toLocaleString("en")} HOG ids of the families of more than ${LAYOUT.hogCardsFromNodes} nodes, ${kib(cardBytes.hogCards)} of cards and ${kib(cardBytes.hogLevelCards)} of level cards.`,
     `- **The widest family**: ${wide.rootId} (${wide.entries.length.toLocaleString("en")} members, ${wide.nodes.length.toLocaleString("en")} nodes): its row (tree and entry numbers, its members' summaries in ${memberChunks.size} chunks of \`familyMembers\`) is ${kib(rowBytes)}; its members at the root, ${(members.bytes / 2 ** 20).toFixed(1)} MiB of JSON, hold at most ${members.peakMb.toFixed(1)} MiB of live heap above the baseline while the answer streams in slices of 512 members.`,
     `- **The largest genome pair's file**: \`/api/downloads/pairs/${pair}.tsv.gz\` (${largest.count.toLocaleString("en")} pair rows, ${(download.bytes / 2 ** 20).toFixed(1)} MiB gzipped) holds at most ${download.peakMb.toFixed(1)} MiB of live heap.`,
     "",
