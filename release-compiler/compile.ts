@@ -210,7 +210,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
         readOnly: readOnlyDatabase !== undefined,
         attach,
       });
-    const result = await write({ b: build, packs, stage, jobs, derived: ledger.folder("derive"), engine, readChunk: packedChunkReader(ledger.work) });
+    const result = await write({ b: build, packs, stage, jobs, memoryBytes, derived: ledger.folder("derive"), engine, readChunk: packedChunkReader(ledger.work) });
     return { ...result, packed: packed(packs) };
   };
 

@@ -1,11 +1,11 @@
-/** The worker side of writeSequenceIndex (sequence-index.ts): finds the k-mer postings of each task's proteins. */
+/** The worker side of writeSequenceIndex (sequence-index.ts): finds the k-mer postings of each task's proteins in its range of codes. */
 import type { TaskServer } from "../workers.js";
-import { KMER_CODES, kmerPostings, type KmerPostings, type KmerTask } from "./sequence-index.js";
+import { kmerFinder, type KmerPostings, type KmerTask } from "./sequence-index.js";
 
 export const serve: TaskServer<KmerTask, KmerPostings> = () => {
-  const lastEntry = new Int32Array(KMER_CODES);
+  const find = kmerFinder();
   return (task) => {
-    const found = kmerPostings(task, lastEntry);
+    const found = find(task);
     return { result: found, transfer: [found.codes.buffer as ArrayBuffer, found.entries.buffer as ArrayBuffer] };
   };
 };

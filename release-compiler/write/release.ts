@@ -108,6 +108,8 @@ export interface WriteContext {
   jobs: number;
   /** The derive task's folder. */
   derived: string;
+  /** The memory budget (`--memory`): the row engine's, and what a task holding rows of its own keeps to. */
+  memoryBytes: number;
   /** A row engine of the task's own (scratch) or on the derive task's database (read-only), with more of its database files attached. */
   engine(readOnlyDatabase?: string, attach?: string[]): Promise<Engine>;
   /** A chunk written by this compile (this task's or a finished one's), read back from the work folder's packs. */
@@ -273,16 +275,11 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
   return { groups, families, familyMembers: familyMembers.finish(), pairDirectory, profiles, familyGo, ...(geneTrees ? { geneTrees } : {}) };
 }
 
-export async function writeSequenceSearch({ b, packs, stage, jobs, engine }: WriteContext) {
+export async function writeSequenceSearch({ b, packs, stage, jobs, memoryBytes }: WriteContext) {
   const p = b.proteins;
-  const kmers = await engine();
-  try {
-    const sequenceIndex = await writeSequenceIndex(packs, p.count, (e) => p.sequence[e - 1], kmers, jobs, stage.progress("write sequence index", p.count, "proteins"));
-    stage.done("write sequence index");
-    return { sequenceIndex };
-  } finally {
-    kmers.close();
-  }
+  const sequenceIndex = await writeSequenceIndex(packs, p.count, (e) => p.sequence[e - 1], memoryBytes, jobs, stage.progress("write sequence index", p.count, "proteins"));
+  stage.done("write sequence index");
+  return { sequenceIndex };
 }
 
 export function writeXrefs({ b, packs, stage }: WriteContext) {

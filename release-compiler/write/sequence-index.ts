@@ -1,13 +1,21 @@
 /**
  * The sequence search index: k-mer postings of every protein, in shards of consecutive k-mer
- * codes of about SEQUENCE_SHARD_BYTES. A release of a million proteins has ~4·10^8 postings,
- * too many to hold: every (code, entry) posting goes into a table of the row engine
- * (engine.ts), which gives them back sorted by code, then entry, out of core.
+ * codes of about SEQUENCE_SHARD_BYTES.
+ *
+ * A release of a million proteins has ~4·10^8 postings (3.2 GB as code and entry), more than
+ * the memory budget holds. They are not sorted out of core: a posting is derived from a
+ * sequence, so finding it again is cheaper than storing it. The postings are counted per
+ * k-mer code in one pass over the sequences (kept from it when they fit the budget); then
+ * each further pass finds again the postings of one range of codes that fits, and places them
+ * by a counting sort (a code's entries come in entry order, so they stay ascending). Finding k-mers runs on worker threads
+ * (kmer-worker.ts), a task per KMER_TASK_ENTRIES proteins. Written by hand rather than on the
+ * row engine: appending and sorting the postings there was the longest stage of a
+ * 2,500-genome compile (183 s; BENCHMARKS.md, "At 2,500 genomes").
  */
 import { KMER_ALPHABET, type KmerShard, type SequenceIndexRef } from "../../release-format/format.js";
 import { forEachKmer, KMER_LENGTH } from "../../release-format/kmers.js";
 import { varintLength, writeVarint } from "../../release-format/varint.js";
-import { sortRanges, type Engine } from "../engine.js";
+import { sortRanges } from "../engine.js";
 import { runTasksInOrder } from "../workers.js";
 import type { PackWriter, TreeWriter } from "./packs.js";
 
@@ -17,66 +25,107 @@ export const SEQUENCE_SHARD_BYTES = 64 * 1024;
 /** Proteins whose k-mers one task finds. */
 const KMER_TASK_ENTRIES = 4096;
 
-/** A task: the sequences of entries firstEntry, firstEntry + 1, … */
+/** Bytes a posting of a pass holds: its entry placed, and its code and entry as they arrive. */
+const PASS_BYTES_PER_POSTING = 12;
+
+/** A task: the sequences of entries firstEntry, firstEntry + 1, …, and the codes [from, to) wanted; `entries` false: the codes alone. */
 export interface KmerTask {
   firstEntry: number;
   sequences: string[];
+  from: number;
+  to: number;
+  entries: boolean;
 }
 
-/** Every (code, entry) posting of a task's proteins, each code once per entry. */
+/** The (code, entry) postings of a task's proteins in its code range, each code once per entry; `entries` empty when not asked for. */
 export interface KmerPostings {
   codes: Int32Array;
   entries: Int32Array;
 }
 
+/** Codes of every k-mer of the alphabet. */
+export const KMER_CODES = KMER_ALPHABET.length ** KMER_LENGTH;
+
 /**
- * Finding the k-mers is spread over `jobs` worker threads (kmer-worker.ts) when there are
- * several, a task per KMER_TASK_ENTRIES proteins; the engine sorts the postings, so the
- * order they arrive in does not change the index.
+ * The k-mer finder of one thread: `seen` (KMER_CODES long) holds, per code, the stamp of the
+ * last sequence it was posted for; each sequence takes a new stamp, so one finder serves any
+ * number of tasks and passes.
  */
+export function kmerFinder(): (task: KmerTask) => KmerPostings {
+  const seen = new Int32Array(KMER_CODES);
+  let stamp = 0;
+  return ({ firstEntry, sequences, from, to, entries: withEntries }) => {
+    const bound = sequences.reduce((n, s) => n + Math.max(0, s.length - KMER_LENGTH + 1), 0);
+    const codes = new Int32Array(bound);
+    const entries = new Int32Array(withEntries ? bound : 0);
+    let n = 0;
+    sequences.forEach((sequence, i) => {
+      const entry = firstEntry + i;
+      stamp++;
+      forEachKmer(sequence, (code) => {
+        if (code < from || code >= to || seen[code] === stamp) return; // outside the pass, or once per entry
+        seen[code] = stamp;
+        if (withEntries) entries[n] = entry;
+        codes[n++] = code;
+      });
+    });
+    return { codes: codes.slice(0, n), entries: entries.slice(0, withEntries ? n : 0) };
+  };
+}
+
 export async function writeSequenceIndex(
   packs: PackWriter,
   count: number,
   sequenceOf: (entry: number) => string,
-  engine: Engine,
+  memoryBytes: number,
   jobs: number,
   progress?: (entriesDone: number) => void,
 ): Promise<SequenceIndexRef> {
-  const postings = await engine.table("kmer_postings", { code: "int32", entry: "int32" });
-  const perCode = new Uint32Array(KMER_CODES);
-  let done = 0;
-  const take = ({ codes, entries }: KmerPostings) => {
-    for (const code of codes) perCode[code]++;
-    postings.appendColumns([codes, entries], codes.length);
-    done = Math.min(count, done + KMER_TASK_ENTRIES);
-    progress?.(done);
-  };
-  function* tasks(): Generator<KmerTask> {
-    for (let first = 1; first <= count; first += KMER_TASK_ENTRIES) {
-      yield { firstEntry: first, sequences: Array.from({ length: Math.min(KMER_TASK_ENTRIES, count - first + 1) }, (_, i) => sequenceOf(first + i)) };
-    }
-  }
-  await runTasksInOrder(tasks(), take, { module: new URL("./kmer-worker.ts", import.meta.url), jobs });
-  const total = postings.rows;
-
-  const shards = new ShardCutter(packs.tree<number>());
-  let code = -1;
-  let entries: number[] = [];
-  for (const range of sortRanges(perCode, engine.rowsPerRange)) {
-    for await (const batch of postings.sorted(["code", "entry"], range)) {
-      const [codeColumn, entryColumn] = batch.columns;
-      for (let r = 0; r < batch.count; r++) {
-        if (codeColumn[r] !== code) {
-          if (entries.length) shards.add(code, entries);
-          code = codeColumn[r];
-          entries = [];
-        }
-        entries.push(entryColumn[r]);
+  const perPass = Math.max(1, Math.floor(memoryBytes / PASS_BYTES_PER_POSTING));
+  // One pass over the sequences for the codes [from, to): each task's postings to `take`.
+  const pass = (from: number, to: number, entries: boolean, take: (found: KmerPostings) => void) => {
+    function* tasks(): Generator<KmerTask> {
+      for (let first = 1; first <= count; first += KMER_TASK_ENTRIES) {
+        const sequences = Array.from({ length: Math.min(KMER_TASK_ENTRIES, count - first + 1) }, (_, i) => sequenceOf(first + i));
+        yield { firstEntry: first, sequences, from, to, entries };
       }
     }
+    return runTasksInOrder(tasks(), take, { module: new URL("./kmer-worker.ts", import.meta.url), jobs });
+  };
+
+  // Counted in a first pass; a release whose postings fit the budget keeps them from it, the
+  // others find each range's again in a pass of its own.
+  let bound = 0;
+  for (let e = 1; e <= count; e++) bound += Math.max(0, sequenceOf(e).length - KMER_LENGTH + 1);
+  const kept: KmerPostings[] | undefined = bound <= perPass ? [] : undefined;
+  const perCode = new Uint32Array(KMER_CODES);
+  let counted = 0;
+  await pass(0, KMER_CODES, kept !== undefined, (found) => {
+    for (const code of found.codes) perCode[code]++;
+    kept?.push(found);
+    counted = Math.min(count, counted + KMER_TASK_ENTRIES);
+    progress?.(Math.floor(counted / 2));
+  });
+  const total = perCode.reduce((n, k) => n + k, 0);
+
+  const shards = new ShardCutter(packs.tree<number>());
+  let placed = 0;
+  for (const { from, to } of sortRanges(perCode, perPass)) {
+    // Where each code's entries start in this range's array, and a cursor per code as they come.
+    const start = new Uint32Array(to - from + 1);
+    for (let c = from; c < to; c++) start[c - from + 1] = start[c - from] + perCode[c];
+    const cursor = start.slice(0, to - from);
+    const entries = new Int32Array(start[to - from]);
+    const place = (found: KmerPostings) => {
+      for (let k = 0; k < found.codes.length; k++) entries[cursor[found.codes[k] - from]++] = found.entries[k];
+    };
+    if (kept) kept.forEach(place);
+    else await pass(from, to, true, place);
+    for (let c = from; c < to; c++) if (perCode[c]) shards.add(c, entries.subarray(start[c - from], start[c - from + 1]));
+    placed += entries.length;
+    // Progress: the first pass is half the work, placing the postings the other half.
+    progress?.(Math.floor(count / 2 + (count / 2) * (placed / Math.max(1, total))));
   }
-  await postings.drop();
-  if (entries.length) shards.add(code, entries);
   shards.flush();
   return { k: KMER_LENGTH, postings: total, tree: shards.tree.finish() };
 }
@@ -93,7 +142,7 @@ class ShardCutter {
 
   constructor(readonly tree: TreeWriter<number>) {}
 
-  add(code: number, entries: number[]): void {
+  add(code: number, entries: Int32Array): void {
     let size = 2;
     let previous = 0;
     for (const e of entries) {
@@ -126,27 +175,6 @@ class ShardCutter {
     this.entryGaps = [];
     this.bytes = 0;
   }
-}
-
-/** Codes of every k-mer of the alphabet. */
-export const KMER_CODES = KMER_ALPHABET.length ** KMER_LENGTH;
-
-/** A task's postings; `lastEntry` (KMER_CODES long, reused between tasks) holds the last entry each code was posted for. */
-export function kmerPostings({ firstEntry, sequences }: KmerTask, lastEntry: Int32Array): KmerPostings {
-  const bound = sequences.reduce((n, s) => n + Math.max(0, s.length - KMER_LENGTH + 1), 0);
-  const codes = new Int32Array(bound);
-  const entries = new Int32Array(bound);
-  let n = 0;
-  sequences.forEach((sequence, i) => {
-    const entry = firstEntry + i;
-    forEachKmer(sequence, (code) => {
-      if (lastEntry[code] === entry) return; // once per entry
-      lastEntry[code] = entry;
-      codes[n] = code;
-      entries[n++] = entry;
-    });
-  });
-  return { codes: codes.slice(0, n), entries: entries.slice(0, n) };
 }
 
 function encode(values: number[], size: number): Uint8Array {

@@ -1,9 +1,8 @@
 /**
  * The row engine (DuckDB) that sorts what the compiler cannot hold: rows come back in order,
  * measures (NaN included) intact, also when they spill past a small memory limit; relations
- * come back per genome sorted; the k-mer index is the same whatever the engine's threads and memory;
- * family pairs derived on worker threads, each into a database file of its own, read back as one
- * table are the families' relations.
+ * come back per genome sorted; family pairs derived on worker threads, each into a database
+ * file of its own, read back as one table are the families' relations.
  */
 import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,9 +15,7 @@ import { deriveRelations, readRelations, relationColumns, RELATIONS_TABLE } from
 import { openEngine, type Engine } from "../../release-compiler/engine.js";
 import { Problems } from "../../release-compiler/problems.js";
 import { scratchFolder } from "../../release-compiler/scratch.js";
-import { writeSequenceIndex } from "../../release-compiler/write/sequence-index.js";
 import { DUPLICATION, REL_TYPES, SPECIATION, type HogNode } from "../../release-format/format.js";
-import { forEachKmer } from "../../release-format/kmers.js";
 import { syntheticFamily } from "../synthetic-family.js";
 import { tempPacks } from "./temp-packs.js";
 
@@ -161,35 +158,6 @@ describe("relations spilled by genome", () => {
     expect(alone.map(rows)).toEqual([rows(g1)]);
     const none = readRelations(stored, table, rowEngine.rowsPerRange, layout, { from: 1, to: 1 });
     for await (const g of none.genomes()) expect.unreachable(`no genome, got one from ${g.firstEntry}`);
-  });
-});
-
-describe("the sequence index", () => {
-  it("writes the same chunks whatever the jobs (k-mers found on worker threads, several tasks) and the engine's memory", async () => {
-    const letters = "ACDEFGHIKLMNPQRSTVWYX";
-    let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-    // More proteins than one k-mer task takes (4,096).
-    const sequences = Array.from({ length: 9_000 }, () =>
-      Array.from({ length: 20 + Math.floor(random() * 100) }, () => letters[Math.floor(random() * letters.length)]).join(""),
-    );
-    const build = async (threads: number, memoryBytes: number) => {
-      const packs = tempPacks();
-      const ref = await writeSequenceIndex(packs, sequences.length, (e) => sequences[e - 1], await engine(threads, memoryBytes), threads);
-      return { ref, values: packs.chunks(ref.tree).map((c) => c.value) };
-    };
-    const one = await build(1, 64 * 2 ** 20);
-    const two = await build(2, 512 * 2 ** 20);
-    expect(one.values.length).toBeGreaterThan(1);
-    expect(two.ref).toEqual(one.ref);
-    expect(two.values).toEqual(one.values);
-    // One posting per distinct k-mer of each sequence.
-    const distinct = sequences.map((seq) => {
-      const codes = new Set<number>();
-      forEachKmer(seq, (code) => codes.add(code));
-      return codes.size;
-    });
-    expect(one.ref.postings).toBe(distinct.reduce((a, b) => a + b, 0));
   });
 });
 

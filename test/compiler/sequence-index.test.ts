@@ -1,0 +1,45 @@
+/**
+ * The sequence search index (write/sequence-index.ts): one posting per distinct k-mer of each
+ * protein, the same chunks whatever the threads and the memory budget, whether the postings
+ * are kept from the counting pass or found again in passes over ranges of k-mer codes.
+ */
+import { describe, expect, it } from "vitest";
+import { writeSequenceIndex } from "../../release-compiler/write/sequence-index.js";
+import { forEachKmer } from "../../release-format/kmers.js";
+import { tempPacks } from "./temp-packs.js";
+
+// Small inputs run on worker threads all the same (workers.ts threadsAlways): the threads are what this test compares.
+process.env.ORTH_THREADS_ALWAYS = "1";
+
+describe("the sequence index", () => {
+  it("writes the same chunks whatever the jobs and the memory budget (kept postings, or passes over code ranges)", async () => {
+    const letters = "ACDEFGHIKLMNPQRSTVWYX";
+    let seed = 7;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    // More proteins than one k-mer task takes (4,096).
+    const sequences = Array.from({ length: 9_000 }, () =>
+      Array.from({ length: 20 + Math.floor(random() * 100) }, () => letters[Math.floor(random() * letters.length)]).join(""),
+    );
+    const build = async (threads: number, memoryBytes: number) => {
+      const packs = tempPacks();
+      const ref = await writeSequenceIndex(packs, sequences.length, (e) => sequences[e - 1], memoryBytes, threads);
+      return { ref, values: packs.chunks(ref.tree).map((c) => c.value) };
+    };
+    // 64 MiB keeps every posting from the counting pass; 1 MiB holds ~87,000 a pass: 7 passes over code ranges.
+    const one = await build(1, 64 * 2 ** 20);
+    const two = await build(2, 512 * 2 ** 20);
+    const passes = await build(2, 2 ** 20);
+    expect(one.values.length).toBeGreaterThan(1);
+    expect(two.ref).toEqual(one.ref);
+    expect(two.values).toEqual(one.values);
+    expect(passes.ref).toEqual(one.ref);
+    expect(passes.values).toEqual(one.values);
+    // One posting per distinct k-mer of each sequence.
+    const distinct = sequences.map((seq) => {
+      const codes = new Set<number>();
+      forEachKmer(seq, (code) => codes.add(code));
+      return codes.size;
+    });
+    expect(one.ref.postings).toBe(distinct.reduce((a, b) => a + b, 0));
+  });
+});
