@@ -82,6 +82,15 @@ const familyOfRow = (release: Release, f: FamilyRow): RecordFamily => ({
   levelsOf: (id) => levelsOfId(f, id, release.manifest.taxonomy),
 });
 
+/** The rows of a HOG id's cards and of its family root's (HogPlace). */
+type CardRows = { card: number; root: number };
+
+/** The card a request on `level` reads: the id's on its deepest level, the root's for `root`, else the id's level card. */
+function cardFor(release: Release, cards: CardRows, level: Level): Promise<HogCard> {
+  const { tables } = release.manifest;
+  return release.row(level && !level.root ? tables.hogLevelCards : tables.hogCards, level?.root ? cards.root : cards.card);
+}
+
 /** A HOG card's family, and its records as the tree queries give them (they made the card). */
 function cardRecords(card: HogCard): { family: RecordFamily; records: HogRecordData[] } {
   const levels = new Map(card.ids);
@@ -102,11 +111,9 @@ function cardRecords(card: HogCard): { family: RecordFamily; records: HogRecordD
  * run of member rows with no tree. Undefined on another level, or for a HOG of more than
  * MEMBER_SLICE members, which streams from the tree in slices (its answer outweighs the tree).
  */
-async function membersFromCards(release: Release, cards: { card: number; root: number }, hogId: string, level: Level) {
-  const { tables } = release.manifest;
-  const onLevel = level && !level.root ? level.level : undefined;
-  const card = await release.row(onLevel === undefined ? tables.hogCards : tables.hogLevelCards, level?.root ? cards.root : cards.card);
-  const record = onLevel === undefined ? card.records[0] : card.records.find(([id, l]) => l === onLevel && card.ids[id][0] === hogId);
+async function membersFromCards(release: Release, cards: CardRows, hogId: string, level: Level) {
+  const card = await cardFor(release, cards, level);
+  const record = !level || level.root ? card.records[0] : card.records.find(([id, l]) => l === level.level && card.ids[id][0] === hogId);
   if (!record || card.firstMember < 0) return undefined;
   const runs = record[5];
   const positions: number[] = [];
@@ -148,10 +155,9 @@ function hogRecord(release: Release, links: Links, f: RecordFamily, r: HogRecord
  * root's, or on a level it stands on (where its level card lists every HOG the query does).
  * Undefined for another level (the family's tree answers).
  */
-async function fromCards(release: Release, cards: { card: number; root: number }, level: Level) {
-  const { tables } = release.manifest;
-  if (!level || level.root) return cardRecords(await release.row(tables.hogCards, level ? cards.root : cards.card));
-  const { family, records } = cardRecords(await release.row(tables.hogLevelCards, cards.card));
+async function fromCards(release: Release, cards: CardRows, level: Level) {
+  const { family, records } = cardRecords(await cardFor(release, cards, level));
+  if (!level || level.root) return { family, records };
   const onLevel = records.filter((r) => r.level === level.level);
   return onLevel.length ? { family, records: onLevel } : undefined;
 }
