@@ -31,6 +31,11 @@ function idIndex(f: FamilyRow): Map<string, { nodes: number[]; levels: number[] 
   return index;
 }
 
+/** The family's HOG ids, in the order of their first nodes (its root's first). */
+export function hogIdsOf(f: FamilyRow): string[] {
+  return [...idIndex(f).keys()];
+}
+
 /** Speciation nodes carrying `id`, top first. */
 export function nodesWithId(f: FamilyRow, id: string): number[] {
   return idIndex(f).get(id)?.nodes ?? [];

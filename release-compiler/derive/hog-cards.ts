@@ -6,8 +6,8 @@
  * stands on together with every other HOG a level query there lists (`hogLevelCards`); each
  * record with its members' tree positions, so a small HOG's members are read without the tree.
  */
-import { SPECIATION, type FamilyRow, type HogCard } from "../../release-format/format.js";
-import { hogRecordData, hogsByLevel, levelsOfId, relatedOnLevel, type HogLevelsContext, type HogRecordData, type OnLevel } from "../../release-format/hog-tree.js";
+import type { FamilyRow, HogCard } from "../../release-format/format.js";
+import { hogIdsOf, hogRecordData, hogsByLevel, levelsOfId, nodesWithId, relatedOnLevel, type HogLevelsContext, type HogRecordData, type OnLevel } from "../../release-format/hog-tree.js";
 
 /** A record and its members' tree positions as runs `[lo, hi, …]`. */
 type Made = { data: HogRecordData; members: number[] };
@@ -61,11 +61,7 @@ export function familyHogCards(f: FamilyRow, release: HogLevelsContext): HogIdCa
     return { family: f.family, rootId: f.rootId, rootHog: f.rootHog, description: f.description, firstMember: f.firstMember, ids: named, records: rows };
   };
 
-  // Each id's top node, and the levels it has a HOG on (a node or an implied HOG), ascending.
-  const top = new Map<string, number>();
-  f.nodes.forEach((n, i) => {
-    if (n.kind === SPECIATION && !top.has(n.id)) top.set(n.id, i);
-  });
+  // The levels each id has a HOG on (a node or an implied HOG).
   const byLevel = hogsByLevel(f, release);
   const ownLevels = new Map<string, Set<number>>();
   for (const [level, hogs] of byLevel) {
@@ -76,7 +72,8 @@ export function familyHogCards(f: FamilyRow, release: HogLevelsContext): HogIdCa
     }
   }
   const out: HogIdCards[] = [];
-  for (const [id, node] of top) {
+  for (const id of hogIdsOf(f)) {
+    const node = nodesWithId(f, id)[0];
     const plain = record({ id, node }, f.nodes[node].levels[0]);
     const levels = [...(ownLevels.get(id) ?? [])].sort((a, b) => a - b);
     const onLevels = levels.flatMap((level) => relatedOnLevel(f, release, id, level).map((h) => record(h, level)));

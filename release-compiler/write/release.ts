@@ -223,6 +223,11 @@ function firstMembers(families: FamilyBuild[]): number[] {
   });
 }
 
+/** A family's row (FamilyRow): `members` its summaries when the row holds them, else null. */
+function familyRow(f: FamilyBuild, description: string, firstMember: number, members: ProteinSummary[] | null): FamilyRow {
+  return { family: f.index, rootId: f.rootId, rootHog: f.rootHog, description, nodes: f.nodes, entries: f.members, members, firstMember };
+}
+
 /** The tables of a row per group, family or genome pair: what the relations give them (close groups, the pair directory) included. */
 export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, related: RelationTables) {
   const p = b.proteins;
@@ -243,16 +248,7 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
     const fam = b.families[f];
     const wide = firstMember[f] >= 0;
     if (wide) for (const e of fam.members) familyMembers.push(summary(e));
-    return {
-      family: fam.index,
-      rootId: fam.rootId,
-      rootHog: fam.rootHog,
-      description: familyDescriptions[f],
-      nodes: fam.nodes,
-      entries: fam.members,
-      members: wide ? null : fam.members.map(summary),
-      firstMember: firstMember[f],
-    };
+    return familyRow(fam, familyDescriptions[f], firstMember[f], wide ? null : fam.members.map(summary));
   });
   const { directory } = related;
   const inFamilies = genesSharingFamilies(b.families, genomeOf, b.species.length);
@@ -340,8 +336,8 @@ function writeHogCards(b: ReleaseBuild, packs: PackWriter, descriptions: string[
   const firstMember = firstMembers(b.families);
   for (const f of b.families) {
     if (f.nodes.length <= LAYOUT.hogCardsFromNodes) continue;
-    // The family row's tree, as the worker would decode it: what the cards are made from.
-    const row: FamilyRow = { family: f.index, rootId: f.rootId, rootHog: f.rootHog, description: descriptions[f.index - 1], nodes: f.nodes, entries: f.members, members: null, firstMember: firstMember[f.index - 1] };
+    // The family's row as the worker decodes it (its summaries aside): what the cards are made from.
+    const row = familyRow(f, descriptions[f.index - 1], firstMember[f.index - 1], null);
     const root = hogCards.rows;
     for (const { id, card, levelCard } of familyHogCards(row, context)) {
       if (places.get(id) !== f.index) throw new Error(`HOG id ${id} of family ${f.index} is not that family's in the HOG id index`);

@@ -127,5 +127,5 @@ export async function familyOf(release: Release, hog: HogRef): Promise<FamilyRow
 /** The family holding a HOG id, another tool's id of a HOG, or a protein's HOG (findHog), with its family row. */
 export async function resolveHog(release: Release, id: string): Promise<{ hogId: string; family: FamilyRow; level?: number }> {
   const hog = await findHog(release, id);
-  return { hogId: hog.hogId, family: await familyOf(release, hog), ...(hog.level === undefined ? {} : { level: hog.level }) };
+  return { hogId: hog.hogId, family: await familyOf(release, hog), level: hog.level };
 }
