@@ -210,7 +210,8 @@ export async function atScaleBenchmark(log: (line: string) => void): Promise<str
     [`sub-HOG members (${sub.hi - sub.lo} genes)`, `/hog/${encodeURIComponent(sub.id)}/members/?level=${level}`],
     ["sub-HOG read", `/hog/${encodeURIComponent(sub.id)}/?level=${level}`],
     ["sub-HOG read on its deepest level", `/hog/${encodeURIComponent(sub.id)}/`],
-    ["sub-HOG read on the root's level (the family's tree)", `/hog/${encodeURIComponent(sub.id)}/?level=${encodeURIComponent(m.taxonomy.names[wide.nodes[0].levels[0]])}`],
+    ["sub-HOG read on the root's level (an ancestor's level card)", `/hog/${encodeURIComponent(sub.id)}/?level=${encodeURIComponent(m.taxonomy.names[wide.nodes[0].levels[0]])}`],
+    ["the HOG of a gene, by its entry number (the family's tree)", `/hog/${gene}/`],
     ["a gene's orthologs", `/protein/${gene}/orthologs/`],
     ["a gene's HOG-derived orthologs", `/protein/${gene}/hog_derived_orthologs/`],
     ["the drawing at the sub-HOG", `/hog/${encodeURIComponent(sub.id)}/svg/?level=${level}`],
@@ -235,7 +236,7 @@ export async function atScaleBenchmark(log: (line: string) => void): Promise<str
       ({ list, control, whole }) =>
         `- **A streamed page**: \`/api${list}?per_page=10000000\` (${whole.rows.toLocaleString("en")} rows, ${(whole.bytes / 2 ** 20).toFixed(1)} MiB of JSON) holds at most ${whole.peakMb.toFixed(1)} MiB of live heap above the settled baseline while it streams on a fresh isolate (a chunk cache that keeps nothing); a page of 100 of the same list, ${control.peakMb.toFixed(1)} MiB.`,
     ),
-    `- **HOG cards** (FORMAT.md, "HOG cards"): ${m.tables.hogCards.rows.toLocaleString("en")} HOG ids of the families of more than ${LAYOUT.hogCardsFromNodes} nodes, ${kib(cardBytes.hogCards)} of cards and ${kib(cardBytes.hogLevelCards)} of level cards.`,
+    `- **HOG cards** (FORMAT.md, "HOG cards"): ${m.tables.hogCards.rows.toLocaleString("en")} HOG ids of the families of more than ${LAYOUT.hogCardsFromNodes} nodes, ${kib(cardBytes.hogCards)} of cards and ${m.tables.hogLevelCards.rows.toLocaleString("en")} level cards (one per id and level it has a HOG on) of ${kib(cardBytes.hogLevelCards)}.`,
     `- **The widest family**: ${wide.rootId} (${wide.entries.length.toLocaleString("en")} members, ${wide.nodes.length.toLocaleString("en")} nodes): its row (tree and entry numbers, its members' summaries in ${memberChunks.size} chunks of \`familyMembers\`) is ${kib(rowBytes)}; its members at the root, ${(members.bytes / 2 ** 20).toFixed(1)} MiB of JSON, hold at most ${members.peakMb.toFixed(1)} MiB of live heap above the baseline while the answer streams in slices of 512 members.`,
     `- **The largest genome pair's file**: \`/api/downloads/pairs/${pair}.tsv.gz\` (${largest.count.toLocaleString("en")} pair rows, ${(download.bytes / 2 ** 20).toFixed(1)} MiB gzipped) holds at most ${download.peakMb.toFixed(1)} MiB of live heap.`,
     "",

@@ -2,9 +2,9 @@
  * HOG cards (FORMAT.md, "HOG cards"): for every HOG id of a family with a wide tree, what a HOG
  * read answers, made here with the worker's own tree queries (release-format/hog-tree.ts). A HOG
  * read then reads one card, not a tree of 15,000 nodes (631 kB for a 30 kB answer at 2,500
- * genomes): the id's record on its deepest level (`hogCards`), and its records on each level it
- * stands on together with every other HOG a level query there lists (`hogLevelCards`); each
- * record with its members' tree positions, so a small HOG's members are read without the tree.
+ * genomes): the id's record on its deepest level (`hogCards`), and for each level it has a HOG
+ * on every HOG a level query there lists (`hogLevelCards`); each record with its members' tree
+ * positions, so a small HOG's members are read without the tree.
  */
 import type { FamilyRow, HogCard } from "../../release-format/format.js";
 import { hogIdsOf, hogRecordData, hogsByLevel, levelsOfId, nodesWithId, relatedOnLevel, type HogLevelsContext, type HogRecordData, type OnLevel } from "../../release-format/hog-tree.js";
@@ -22,11 +22,11 @@ function runsOf(positions: readonly number[]): number[] {
   return runs;
 }
 
-/** The cards of one HOG id. */
+/** The cards of one HOG id: its record on its deepest level, and a level card per level it has a HOG on, ascending. */
 export interface HogIdCards {
   id: string;
   card: HogCard;
-  levelCard: HogCard;
+  levelCards: Array<{ level: number; card: HogCard }>;
 }
 
 /** The cards of every HOG id of a family, its root's first, then by the first node of each id in tree order. */
@@ -76,8 +76,8 @@ export function familyHogCards(f: FamilyRow, release: HogLevelsContext): HogIdCa
     const node = nodesWithId(f, id)[0];
     const plain = record({ id, node }, f.nodes[node].levels[0]);
     const levels = [...(ownLevels.get(id) ?? [])].sort((a, b) => a - b);
-    const onLevels = levels.flatMap((level) => relatedOnLevel(f, release, id, level).map((h) => record(h, level)));
-    out.push({ id, card: cardOf([plain]), levelCard: cardOf(onLevels) });
+    const levelCards = levels.map((level) => ({ level, card: cardOf(relatedOnLevel(f, release, id, level).map((h) => record(h, level))) }));
+    out.push({ id, card: cardOf([plain]), levelCards });
   }
   return out;
 }

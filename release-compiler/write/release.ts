@@ -203,6 +203,7 @@ export async function writeProteinTables({ b, packs, stage, readChunk }: WriteCo
     rootHog: b.family[i] ? b.families[b.family[i] - 1].rootHog : 0,
     hogLevelCount: b.hogLevelCount[i],
     isoforms: p.isoforms[i] ?? [],
+    ...(b.family[i] && hasHogCards(b.families[b.family[i] - 1]) ? { hogCards: true as const } : {}),
     exons: exonPairs(p.exons[i]),
     description: p.description[i],
   }), beside);
@@ -323,6 +324,9 @@ export function writeIndexes({ b, packs, stage }: WriteContext) {
   };
 }
 
+/** Whether a family's HOG ids have cards: its tree has more than `hogCardsFromNodes` nodes. */
+const hasHogCards = (f: FamilyBuild) => f.nodes.length > LAYOUT.hogCardsFromNodes;
+
 /**
  * The HOG cards of the families of more than `hogCardsFromNodes` nodes, and where every HOG id
  * is: its family, and the rows of its cards and of its root's (HogPlace); an alias of such an
@@ -335,25 +339,53 @@ function writeHogCards(b: ReleaseBuild, packs: PackWriter, descriptions: string[
   const context = { manifest: { taxonomy: b.taxonomy }, genomeOfEntry: (e: number) => ({ level: b.taxonomy.genomeLevels[b.proteins.genome[e - 1]] }) };
   const firstMember = firstMembers(b.families);
   for (const f of b.families) {
-    if (f.nodes.length <= LAYOUT.hogCardsFromNodes) continue;
+    if (!hasHogCards(f)) continue;
     // The family's row as the worker decodes it (its summaries aside): what the cards are made from.
     const row = familyRow(f, descriptions[f.index - 1], firstMember[f.index - 1], null);
     const root = hogCards.rows;
-    for (const { id, card, levelCard } of familyHogCards(row, context)) {
+    const cardRow = new Map<string, number>();
+    const ownLevels = new Map<string, Map<number, number>>();
+    for (const { id, card, levelCards } of familyHogCards(row, context)) {
       if (places.get(id) !== f.index) throw new Error(`HOG id ${id} of family ${f.index} is not that family's in the HOG id index`);
-      places.set(id, [f.index, hogCards.rows, root]);
+      cardRow.set(id, hogCards.rows);
       hogCards.push(card);
-      hogLevelCards.push(levelCard);
+      const rows = new Map<number, number>();
+      for (const { level, card: levelCard } of levelCards) {
+        rows.set(level, hogLevelCards.rows);
+        hogLevelCards.push(levelCard);
+      }
+      ownLevels.set(id, rows);
+    }
+    for (const [id, row] of cardRow) {
+      const byLevel = levelQueryRows(id, ownLevels);
+      const levels = [...byLevel.keys()].sort((x, y) => x - y);
+      places.set(id, [f.index, row, root, levels, levels.map((level) => byLevel.get(level)!)]);
     }
   }
   const aliases = (named: Map<string, HogAlias>) =>
     new Map(
       [...named].map(([alias, value]): [string, HogAlias] => {
         const place = places.get(value[1]);
-        return [alias, typeof place === "object" ? [value[0], value[1], value[2], place[1], place[2]] : value];
+        return [alias, typeof place === "object" ? [value[0], value[1], value[2], place[1], place[2], place[3], place[4]] : value];
       }),
     );
   return { hogCards: hogCards.finish(), hogLevelCards: hogLevelCards.finish(), places, aliases };
+}
+
+/**
+ * The level card answering each level query of `id`: its own on a level it has a HOG on; on a
+ * level where it has none, the nearest id it extends that has one there (an ancestral HOG).
+ * That card lists every HOG on the level related to the ancestor, a superset of those related
+ * to `id` (each extends or is extended by both), in the same tree order: the worker keeps the
+ * ones related to `id`. A level where only HOGs extending `id` stand (below a duplication) has
+ * no card and is answered from the family's tree.
+ */
+function levelQueryRows(id: string, ownLevels: Map<string, Map<number, number>>): Map<number, number> {
+  const rows = new Map(ownLevels.get(id));
+  for (let cut = id.lastIndexOf("."); cut > 0; cut = id.lastIndexOf(".", cut - 1)) {
+    for (const [level, row] of ownLevels.get(id.slice(0, cut)) ?? []) if (!rows.has(level)) rows.set(level, row);
+  }
+  return rows;
 }
 
 /** What the writing tasks wrote, by task. */

@@ -1,5 +1,5 @@
 import { ApiError, echo, notFound } from "../errors.js";
-import { hogPlace, type FamilyRow, type GenomeInfo, type GroupRow, type ProteinRow } from "../../release-format/format.js";
+import { hogPlace, type FamilyRow, type HogCardRows, type GenomeInfo, type GroupRow, type ProteinRow } from "../../release-format/format.js";
 import type { Release } from "./release.js";
 
 const ENTRY_NUMBER = /^[0-9]{1,10}$/;
@@ -80,29 +80,31 @@ export async function resolveGroup(release: Release, id: string): Promise<GroupR
 }
 
 /**
- * Where a HOG is: its id, its family (and the family row, when finding it read it), the rows
- * of its HOG cards in a family that has them (FORMAT.md, "HOG cards"), and for another tool's
- * id the level that id names.
+ * Where a HOG is: its id, its family, the rows of its HOG cards in a family that has them
+ * (FORMAT.md, "HOG cards"), for another tool's id the level that id names, and for a HOG
+ * found by a protein's id that protein's entry (its family row is read beside it).
  */
 export interface HogRef {
   hogId: string;
   family: number;
-  cards?: { card: number; root: number };
-  row?: FamilyRow;
+  cards?: HogCardRows;
   level?: number;
+  entry?: number;
 }
 
 /**
  * The HOG a HOG id names, the HOG another tool's id names (an OrthoFinder `N1.HOG0000005` or
  * `OG0000005`, in releases with `hogAliases`: then `level` is that HOG's level, the level a
- * route takes when its request gives none), or the HOG of a protein given by any entry id.
+ * route takes when its request gives none), or the HOG of a protein given by any entry id. A
+ * protein's HOG comes with its cards only when `withCards` (a route that reads the family's
+ * tree anyway reads no card rows).
  */
-export async function findHog(release: Release, id: string): Promise<HogRef> {
+export async function findHog(release: Release, id: string, withCards = true): Promise<HogRef> {
   const aliases = release.manifest.indexes.hogAliases;
   const alias = aliases && !id.startsWith("HOG:") ? await release.lookup(aliases, id) : undefined;
   if (alias) {
-    const [family, aliasId, level, card, root] = alias;
-    return { hogId: aliasId, family, level, ...(card === undefined ? {} : { cards: { card, root: root! } }) };
+    const [family, aliasId, level, card, root, levels, rows] = alias;
+    return { hogId: aliasId, family, level, ...(card === undefined ? {} : { cards: { card, root: root!, levels: levels!, rows: rows! } }) };
   }
   if (id.startsWith("HOG:")) {
     const m = HOG_ID.exec(id);
@@ -111,21 +113,22 @@ export async function findHog(release: Release, id: string): Promise<HogRef> {
   } else {
     const protein = await proteinRow(release, await entryNumber(release, id));
     if (!protein.hog || !protein.family) throw notFound(`${echo(id)} is not part of any HOG.`);
-    // The protein row names its family: no HOG id lookup (one read fewer).
-    return { hogId: protein.hog, family: protein.family, row: await release.rowBeside("families", protein.entry, protein.family - 1) };
+    const found = { hogId: protein.hog, family: protein.family, entry: protein.entry };
+    if (!protein.hogCards || !withCards) return found;
+    return { ...found, ...hogPlace((await release.lookup(release.manifest.indexes.hogIds, protein.hog))!) };
   }
   const place = await release.lookup(release.manifest.indexes.hogIds, id);
   if (place === undefined) throw notFound(`requested id '${echo(id)}' is unknown`);
   return { hogId: id, ...hogPlace(place) };
 }
 
-/** The family row of a HOG found by findHog. */
+/** The family row of a HOG found by findHog: beside the protein it was found by (no directory read), else by its index. */
 export async function familyOf(release: Release, hog: HogRef): Promise<FamilyRow> {
-  return hog.row ?? release.row(release.manifest.tables.families, hog.family - 1);
+  return hog.entry === undefined ? release.row(release.manifest.tables.families, hog.family - 1) : release.rowBeside("families", hog.entry, hog.family - 1);
 }
 
 /** The family holding a HOG id, another tool's id of a HOG, or a protein's HOG (findHog), with its family row. */
 export async function resolveHog(release: Release, id: string): Promise<{ hogId: string; family: FamilyRow; level?: number }> {
-  const hog = await findHog(release, id);
+  const hog = await findHog(release, id, false);
   return { hogId: hog.hogId, family: await familyOf(release, hog), level: hog.level };
 }

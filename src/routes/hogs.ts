@@ -6,10 +6,10 @@ import { segment, type Links } from "../render/links.js";
 import { proteinSummary } from "../render/protein.js";
 import { paginate } from "../render/pagination.js";
 import { fieldNamesFor, json, jsonArrayStream, jsonObjectStream } from "../render/respond.js";
-import type { FamilyRow, HogCard, HogListRow } from "../../release-format/format.js";
+import { levelCardRow, type FamilyRow, type HogCard, type HogCardRows, type HogListRow } from "../../release-format/format.js";
 import { isAncestorOrSelf as isAncestorLevel } from "../../release-format/taxonomy.js";
 import { mostAncientFirst } from "../../release-format/hog-levels.js";
-import { hogRecordData, impliedHog, levelsOfId, nodeOnLevel, nodesWithId, relatedOnLevel, type HogRecordData } from "../../release-format/hog-tree.js";
+import { hogRecordData, impliedHog, isPrefixId, levelsOfId, nodeOnLevel, nodesWithId, relatedOnLevel, type HogRecordData } from "../../release-format/hog-tree.js";
 import { MEMBER_SLICE, memberSlicesByEntry, membersAt } from "../release/family-members.js";
 import type { Release } from "../release/release.js";
 import { familyOf, findHog, resolveHog } from "../release/resolve.js";
@@ -82,13 +82,15 @@ const familyOfRow = (release: Release, f: FamilyRow): RecordFamily => ({
   levelsOf: (id) => levelsOfId(f, id, release.manifest.taxonomy),
 });
 
-/** The rows of a HOG id's cards and of its family root's (HogPlace). */
-type CardRows = { card: number; root: number };
-
-/** The card a request on `level` reads: the id's on its deepest level, the root's for `root`, else the id's level card. */
-function cardFor(release: Release, cards: CardRows, level: Level): Promise<HogCard> {
+/**
+ * The card a request on `level` reads: the id's on its deepest level, the root's for `root`,
+ * else the level card answering the level (its own, or an ancestor's), if any.
+ */
+function cardFor(release: Release, cards: HogCardRows, level: Level): Promise<HogCard> | undefined {
   const { tables } = release.manifest;
-  return release.row(level && !level.root ? tables.hogLevelCards : tables.hogCards, level?.root ? cards.root : cards.card);
+  if (!level || level.root) return release.row(tables.hogCards, level ? cards.root : cards.card);
+  const row = levelCardRow(cards, level.level);
+  return row === undefined ? undefined : release.row(tables.hogLevelCards, row);
 }
 
 /** A HOG card's family, and its records as the tree queries give them (they made the card). */
@@ -111,10 +113,10 @@ function cardRecords(card: HogCard): { family: RecordFamily; records: HogRecordD
  * run of member rows with no tree. Undefined on another level, or for a HOG of more than
  * MEMBER_SLICE members, which streams from the tree in slices (its answer outweighs the tree).
  */
-async function membersFromCards(release: Release, cards: CardRows, hogId: string, level: Level) {
+async function membersFromCards(release: Release, cards: HogCardRows, hogId: string, level: Level) {
   const card = await cardFor(release, cards, level);
-  const record = !level || level.root ? card.records[0] : card.records.find(([id, l]) => l === level.level && card.ids[id][0] === hogId);
-  if (!record || card.firstMember < 0) return undefined;
+  const record = !card ? undefined : !level || level.root ? card.records[0] : card.records.find(([id, l]) => l === level.level && card.ids[id][0] === hogId);
+  if (!card || !record || card.firstMember < 0) return undefined;
   const runs = record[5];
   const positions: number[] = [];
   for (let k = 0; k < runs.length && positions.length <= MEMBER_SLICE; k += 2) for (let p = runs[k]; p < runs[k + 1]; p++) positions.push(p);
@@ -152,13 +154,16 @@ function hogRecord(release: Release, links: Links, f: RecordFamily, r: HogRecord
 
 /**
  * A HOG read from the HOG's cards, in a family that has them: on its deepest level or the
- * root's, or on a level it stands on (where its level card lists every HOG the query does).
+ * root's, or on a level a level card answers (the HOGs on it related to the id: the card's
+ * own, or of an ancestor's card those the id extends or is extended by, in tree order).
  * Undefined for another level (the family's tree answers).
  */
-async function fromCards(release: Release, cards: CardRows, level: Level) {
-  const { family, records } = cardRecords(await cardFor(release, cards, level));
+async function fromCards(release: Release, cards: HogCardRows, hogId: string, level: Level) {
+  const card = await cardFor(release, cards, level);
+  if (!card) return undefined;
+  const { family, records } = cardRecords(card);
   if (!level || level.root) return { family, records };
-  const onLevel = records.filter((r) => r.level === level.level);
+  const onLevel = records.filter((r) => r.level === level.level && (isPrefixId(r.id, hogId) || isPrefixId(hogId, r.id)));
   return onLevel.length ? { family, records: onLevel } : undefined;
 }
 
@@ -235,7 +240,7 @@ export function hogRoutes(app: Hono<AppEnv>) {
       const asked = levelParam(c, release);
       const hog = await findHog(release, pathParam(c, "hog_id"));
       const level = asked ?? onAliasLevel(hog.level);
-      const carded = hog.cards && (await fromCards(release, hog.cards, level));
+      const carded = hog.cards && (await fromCards(release, hog.cards, hog.hogId, level));
       if (carded) return json(c, carded.records.map((r) => hogRecord(release, links, carded.family, r)));
       const family = await familyOf(release, hog);
       const f = familyOfRow(release, family);
