@@ -25,8 +25,13 @@ export const SEQUENCE_SHARD_BYTES = 64 * 1024;
 /** Proteins whose k-mers one task finds. */
 const KMER_TASK_ENTRIES = 4096;
 
-/** Bytes a posting of a pass holds: its entry placed, and its code and entry as they arrive. */
-const PASS_BYTES_PER_POSTING = 12;
+/**
+ * Bytes a posting holds: kept from the counting pass, its code and entry as they arrive and its
+ * entry placed; found again in a pass over a range of codes, its entry placed alone (a task's
+ * postings in flight are a few MB, whatever the release's size).
+ */
+const KEPT_BYTES_PER_POSTING = 12;
+const RANGE_BYTES_PER_POSTING = 4;
 
 /** A task: the sequences of entries firstEntry, firstEntry + 1, …, and the codes [from, to) wanted; `entries` false: the codes alone. */
 export interface KmerTask {
@@ -81,7 +86,6 @@ export async function writeSequenceIndex(
   jobs: number,
   progress?: (entriesDone: number) => void,
 ): Promise<SequenceIndexRef> {
-  const perPass = Math.max(1, Math.floor(memoryBytes / PASS_BYTES_PER_POSTING));
   // One pass over the sequences for the codes [from, to): each task's postings to `take`.
   const pass = (from: number, to: number, entries: boolean, take: (found: KmerPostings) => void) => {
     function* tasks(): Generator<KmerTask> {
@@ -97,7 +101,7 @@ export async function writeSequenceIndex(
   // others find each range's again in a pass of its own.
   let bound = 0;
   for (let e = 1; e <= count; e++) bound += Math.max(0, sequenceOf(e).length - KMER_LENGTH + 1);
-  const kept: KmerPostings[] | undefined = bound <= perPass ? [] : undefined;
+  const kept: KmerPostings[] | undefined = bound * KEPT_BYTES_PER_POSTING <= memoryBytes ? [] : undefined;
   const perCode = new Uint32Array(KMER_CODES);
   let counted = 0;
   await pass(0, KMER_CODES, kept !== undefined, (found) => {
@@ -110,7 +114,9 @@ export async function writeSequenceIndex(
 
   const shards = new ShardCutter(packs.tree<number>());
   let placed = 0;
-  for (const { from, to } of sortRanges(perCode, perPass)) {
+  // Kept postings are placed as one range; the others a range of codes at a time, as many as the budget holds.
+  const perRange = kept ? Math.max(1, total) : Math.max(1, Math.floor(memoryBytes / RANGE_BYTES_PER_POSTING));
+  for (const { from, to } of sortRanges(perCode, perRange)) {
     // Where each code's entries start in this range's array, and a cursor per code as they come.
     const start = new Uint32Array(to - from + 1);
     for (let c = from; c < to; c++) start[c - from + 1] = start[c - from] + perCode[c];
@@ -132,12 +138,14 @@ export async function writeSequenceIndex(
 
 /**
  * Groups consecutive k-mers into shards: a shard is closed before the k-mer that would take
- * it past SEQUENCE_SHARD_BYTES. Keeps the open shard's postings as gaps.
+ * it past SEQUENCE_SHARD_BYTES. Writes the open shard's postings as varint gaps as they come
+ * (a release has ~4·10^8 of them: no array of numbers in between).
  */
 class ShardCutter {
   private codes: number[] = [];
   private counts: number[] = [];
-  private entryGaps: number[] = [];
+  private gaps = new Uint8Array(SEQUENCE_SHARD_BYTES);
+  private gapBytes = 0;
   private bytes = 0;
 
   constructor(readonly tree: TreeWriter<number>) {}
@@ -152,9 +160,14 @@ class ShardCutter {
     if (this.bytes + size > SEQUENCE_SHARD_BYTES && this.codes.length) this.flush();
     this.codes.push(code);
     this.counts.push(entries.length);
+    if (this.gapBytes + size > this.gaps.length) {
+      const grown = new Uint8Array(Math.max(2 * this.gaps.length, this.gapBytes + size));
+      grown.set(this.gaps.subarray(0, this.gapBytes));
+      this.gaps = grown;
+    }
     previous = 0;
     for (const e of entries) {
-      this.entryGaps.push(e - previous);
+      this.gapBytes = writeVarint(this.gaps, this.gapBytes, e - previous);
       previous = e;
     }
     this.bytes += size;
@@ -167,12 +180,12 @@ class ShardCutter {
       firstCode: codes[0],
       codes: encode(codes.map((c, i) => c - (i ? codes[i - 1] : codes[0])), codes.length * 4),
       counts: encode(this.counts, codes.length * 5),
-      entries: encode(this.entryGaps, this.entryGaps.length * 5),
+      entries: this.gaps.slice(0, this.gapBytes),
     };
     this.tree.add(codes[0], shard);
     this.codes = [];
     this.counts = [];
-    this.entryGaps = [];
+    this.gapBytes = 0;
     this.bytes = 0;
   }
 }

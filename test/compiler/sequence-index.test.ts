@@ -25,10 +25,10 @@ describe("the sequence index", () => {
       const ref = await writeSequenceIndex(packs, sequences.length, (e) => sequences[e - 1], memoryBytes, threads);
       return { ref, values: packs.chunks(ref.tree).map((c) => c.value) };
     };
-    // 64 MiB keeps every posting from the counting pass; 1 MiB holds ~87,000 a pass: 7 passes over code ranges.
+    // 64 MiB keeps every posting from the counting pass; 512 kB places ~131,000 a range: 5 passes over code ranges.
     const one = await build(1, 64 * 2 ** 20);
     const two = await build(2, 512 * 2 ** 20);
-    const passes = await build(2, 2 ** 20);
+    const passes = await build(2, 2 ** 19);
     expect(one.values.length).toBeGreaterThan(1);
     expect(two.ref).toEqual(one.ref);
     expect(two.values).toEqual(one.values);
