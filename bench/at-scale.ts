@@ -41,14 +41,26 @@ const ORIGIN = "http://bench.local";
  * source included, so that its stage log (what Scale on paper projects from) is this code's.
  */
 const stampSettings = () => ({ ...AT_SCALE, format: FORMAT_VERSION, layout: { ...LAYOUT, PAGE_ENTRIES, ROOT_ENTRIES }, relationParts: RELATION_PARTS, compile: COMPILE_FLAGS, compiler: compilerSourceHash() });
-/** How the release is compiled: the row engine's threads and memory. */
+/** How the release is compiled: the row engine's threads and memory; and the same with one job, compared. */
 const COMPILE_FLAGS = ["--jobs", "2", "--memory", "2g"];
+const ONE_JOB_FLAGS = ["--jobs", "1", "--memory", "2g"];
 
 interface CompileFigures {
   seconds: number;
   peakMb: number;
   /** Largest size of the compile's scratch folder. */
   tempMb?: number;
+}
+
+/** The compile with one job: its figures, and whether it gave the kept release's bytes (the same manifest, which names every chunk by its hash). */
+interface OneJobFigures extends CompileFigures {
+  identical: boolean;
+}
+
+interface Stamp {
+  settings: ReturnType<typeof stampSettings>;
+  compile: CompileFigures;
+  oneJob?: OneJobFigures;
 }
 
 /**
@@ -58,38 +70,59 @@ interface CompileFigures {
 export async function atScaleBasis(): Promise<{ dir: string; proteins: number; pairRows: number; seconds: number; peakBytes: number } | undefined> {
   const stamp = resolve(RELEASE, "at-scale.json");
   if (!existsSync(stamp)) return undefined;
-  const kept = JSON.parse(readFileSync(stamp, "utf8")) as { settings: unknown; compile: CompileFigures };
+  const kept = JSON.parse(readFileSync(stamp, "utf8")) as Stamp;
   if (JSON.stringify(kept.settings) !== JSON.stringify(stampSettings())) return undefined;
   const { manifest } = await openReleaseFolder(RELEASE);
   return { dir: RELEASE, proteins: manifest.counts.proteins, pairRows: manifest.tables.pairs.rows, seconds: kept.compile.seconds, peakBytes: kept.compile.peakMb * 2 ** 20 };
 }
 
-/** Simulates and compiles the release unless built already with these settings and this format. */
-async function ensureRelease(log: (line: string) => void): Promise<CompileFigures> {
-  const stamp = resolve(RELEASE, "at-scale.json");
-  const settings = stampSettings();
-  if (existsSync(stamp)) {
-    const kept = JSON.parse(readFileSync(stamp, "utf8")) as { settings: typeof settings; compile: CompileFigures };
-    if (JSON.stringify(kept.settings) === JSON.stringify(settings)) return kept.compile;
-  }
-  if (!existsSync(resolve(INPUT, "release.json"))) {
-    log(`simulating ${AT_SCALE.genomes} genomes × ${AT_SCALE.families} families (~4 min)…`);
-    await simulateRelease({ out: INPUT, ...AT_SCALE });
-  }
-  // The old release goes first: the disk holds one release of this size beside the compile's scratch, not two.
-  rmSync(RELEASE, { recursive: true, force: true });
-  log(`compiling (a child process with a 20 GB heap, ${COMPILE_FLAGS.join(" ")})…`);
-  const run = await runMeasured(process.execPath, ["--max-old-space-size=20000", "--import", "tsx", resolve(ROOT, "release-compiler/cli.ts"), "--config", resolve(INPUT, "release.json"), "--out", RELEASE, "--verbose", ...COMPILE_FLAGS], {
+/** Compiles the simulated input into `out` in a child process (a 20 GB heap), measured; its stage log beside it. */
+async function compileMeasured(out: string, flags: string[], log: (line: string) => void): Promise<CompileFigures> {
+  rmSync(out, { recursive: true, force: true });
+  log(`compiling (a child process with a 20 GB heap, ${flags.join(" ")})…`);
+  const run = await runMeasured(process.execPath, ["--max-old-space-size=20000", "--import", "tsx", resolve(ROOT, "release-compiler/cli.ts"), "--config", resolve(INPUT, "release.json"), "--out", out, "--verbose", ...flags], {
     cwd: ROOT,
     tree: true,
-    scratchOf: (pid) => compileScratch(RELEASE, pid),
+    scratchOf: (pid) => compileScratch(out, pid),
     echo: log,
   });
   if (run.code !== 0) throw new Error(`compile failed (${run.code}): ${run.output.slice(-2000)}`);
-  writeFileSync(`${RELEASE}.log`, run.output);
-  const compile = { seconds: run.seconds, peakMb: run.peakKb / 1024, tempMb: run.peakScratchBytes / 2 ** 20 };
-  writeFileSync(stamp, JSON.stringify({ settings, compile }));
-  return compile;
+  writeFileSync(`${out}.log`, run.output);
+  return { seconds: run.seconds, peakMb: run.peakKb / 1024, tempMb: run.peakScratchBytes / 2 ** 20 };
+}
+
+/**
+ * Simulates and compiles the release unless built already with these settings and this format;
+ * then, once per such release, compiles it again with one job beside it, compares the two and
+ * removes the second (the disk holds two releases of this size and a compile's scratch).
+ */
+async function ensureRelease(log: (line: string) => void): Promise<Stamp> {
+  const stampFile = resolve(RELEASE, "at-scale.json");
+  const settings = stampSettings();
+  let stamp: Stamp | undefined;
+  if (existsSync(stampFile)) {
+    const kept = JSON.parse(readFileSync(stampFile, "utf8")) as Stamp;
+    if (JSON.stringify(kept.settings) === JSON.stringify(settings)) stamp = kept;
+  }
+  if (!stamp) {
+    if (!existsSync(resolve(INPUT, "release.json"))) {
+      log(`simulating ${AT_SCALE.genomes} genomes × ${AT_SCALE.families} families (~4 min)…`);
+      await simulateRelease({ out: INPUT, ...AT_SCALE });
+    }
+    // The old release goes first: the disk holds one release of this size beside the compile's scratch, not two.
+    rmSync(RELEASE, { recursive: true, force: true });
+    stamp = { settings, compile: await compileMeasured(RELEASE, COMPILE_FLAGS, log) };
+    writeFileSync(stampFile, JSON.stringify(stamp));
+  }
+  if (!stamp.oneJob) {
+    const oneJob = `${RELEASE}-jobs1`;
+    const figures = await compileMeasured(oneJob, ONE_JOB_FLAGS, log);
+    const identical = readFileSync(resolve(oneJob, "manifest.json")).equals(readFileSync(resolve(RELEASE, "manifest.json")));
+    rmSync(oneJob, { recursive: true, force: true });
+    stamp = { ...stamp, oneJob: { ...figures, identical } };
+    writeFileSync(stampFile, JSON.stringify(stamp));
+  }
+  return stamp;
 }
 
 /** One request on a fresh isolate (an empty chunk cache; the release opened by the app): its reads, bytes, answer and CPU. */
@@ -130,7 +163,7 @@ async function streamedHeap(app: ReturnType<typeof createApp>, path: string): Pr
 }
 
 export async function atScaleBenchmark(log: (line: string) => void): Promise<string> {
-  const compile = await ensureRelease(log);
+  const { compile, oneJob } = await ensureRelease(log);
   const release = await openReleaseFolder(RELEASE);
   const m = release.manifest;
   const size = await releaseSize(RELEASE, release);
@@ -211,7 +244,7 @@ export async function atScaleBenchmark(log: (line: string) => void): Promise<str
     ["sub-HOG read", `/hog/${encodeURIComponent(sub.id)}/?level=${level}`],
     ["sub-HOG read on its deepest level", `/hog/${encodeURIComponent(sub.id)}/`],
     ["sub-HOG read on the root's level (an ancestor's level card)", `/hog/${encodeURIComponent(sub.id)}/?level=${encodeURIComponent(m.taxonomy.names[wide.nodes[0].levels[0]])}`],
-    ["the HOG of a gene, by its entry number (the family's tree)", `/hog/${gene}/`],
+    ["the HOG of a gene, by its entry number (its HOG id's card)", `/hog/${gene}/`],
     ["a gene's orthologs", `/protein/${gene}/orthologs/`],
     ["a gene's HOG-derived orthologs", `/protein/${gene}/hog_derived_orthologs/`],
     ["the drawing at the sub-HOG", `/hog/${encodeURIComponent(sub.id)}/svg/?level=${level}`],
@@ -224,7 +257,7 @@ export async function atScaleBenchmark(log: (line: string) => void): Promise<str
   const cardBytes = { hogCards: 0, hogLevelCards: 0 };
   for (const t of size.trees) if (t.name === "tables.hogCards" || t.name === "tables.hogLevelCards") cardBytes[t.name.slice("tables.".length) as keyof typeof cardBytes] = t.chunkBytes;
   return [
-    `Release: \`npm run simulate -- --genomes ${AT_SCALE.genomes} --families ${AT_SCALE.families} --seed ${AT_SCALE.seed}\` (families born inside clades), compiled by \`npm run compile -- ${COMPILE_FLAGS.join(" ")}\` in ${(compile.seconds / 60).toFixed(1)} min at a peak RSS of ${(compile.peakMb / 1024).toFixed(1)} GB${compile.tempMb !== undefined ? ` and ${(compile.tempMb / 1024).toFixed(1)} GiB of temp disk` : ""} (its stage log beside the release, build/bench/sim2500.log): ${m.counts.genomes.toLocaleString("en")} genomes, ${m.counts.proteins.toLocaleString("en")} proteins, ${m.counts.families.toLocaleString("en")} HOG families, ${m.tables.pairs.rows.toLocaleString("en")} pair rows.`,
+    `Release: \`npm run simulate -- --genomes ${AT_SCALE.genomes} --families ${AT_SCALE.families} --seed ${AT_SCALE.seed}\` (families born inside clades), compiled by \`npm run compile -- ${COMPILE_FLAGS.join(" ")}\` in ${(compile.seconds / 60).toFixed(1)} min at a peak RSS of ${(compile.peakMb / 1024).toFixed(1)} GB${compile.tempMb !== undefined ? ` and ${(compile.tempMb / 1024).toFixed(1)} GiB of temp disk` : ""} (its stage log beside the release, build/bench/sim2500.log)${oneJob ? `; with \`${ONE_JOB_FLAGS.join(" ")}\` in ${(oneJob.seconds / 60).toFixed(1)} min at ${(oneJob.peakMb / 1024).toFixed(1)} GB and ${((oneJob.tempMb ?? 0) / 1024).toFixed(1)} GiB (build/bench/sim2500-jobs1.log), ${oneJob.identical ? "byte-identical (the same manifest)" : "NOT byte-identical"}, two jobs ×${(oneJob.seconds / compile.seconds).toFixed(2)} as fast` : ""}: ${m.counts.genomes.toLocaleString("en")} genomes, ${m.counts.proteins.toLocaleString("en")} proteins, ${m.counts.families.toLocaleString("en")} HOG families, ${m.tables.pairs.rows.toLocaleString("en")} pair rows.`,
     "",
     `- **Layout**: manifest ${size.manifestBytes} B, header ${kib(size.headerBytes)}, ${size.packs} packs, ${(size.packBytes / 2 ** 30).toFixed(2)} GiB, ${size.chunks.toLocaleString("en")} chunks; deepest tree ${deepest} (${size.trees.filter((t) => t.depth === deepest).map((t) => t.name).join(", ")}).`,
     `- **Slotted trees** (no directory page at any size; FORMAT.md, "Slotted trees"): ${size.trees
@@ -236,7 +269,7 @@ export async function atScaleBenchmark(log: (line: string) => void): Promise<str
       ({ list, control, whole }) =>
         `- **A streamed page**: \`/api${list}?per_page=10000000\` (${whole.rows.toLocaleString("en")} rows, ${(whole.bytes / 2 ** 20).toFixed(1)} MiB of JSON) holds at most ${whole.peakMb.toFixed(1)} MiB of live heap above the settled baseline while it streams on a fresh isolate (a chunk cache that keeps nothing); a page of 100 of the same list, ${control.peakMb.toFixed(1)} MiB.`,
     ),
-    `- **HOG cards** (FORMAT.md, "HOG cards"): ${m.tables.hogCards.rows.toLocaleString("en")} HOG ids of the families of more than ${LAYOUT.hogCardsFromNodes} nodes, ${kib(cardBytes.hogCards)} of cards and ${m.tables.hogLevelCards.rows.toLocaleString("en")} level cards (one per id and level it has a HOG on) of ${kib(cardBytes.hogLevelCards)}.`,
+    `- **HOG cards** (FORMAT.md, "HOG cards"): ${m.tables.hogCards.rows.toLocaleString("en")} HOG ids of the families of more than ${LAYOUT.hogCardsFromNodes} nodes, ${kib(cardBytes.hogCards)} of cards and ${kib(cardBytes.hogLevelCards)} of level cards.`,
     `- **The widest family**: ${wide.rootId} (${wide.entries.length.toLocaleString("en")} members, ${wide.nodes.length.toLocaleString("en")} nodes): its row (tree and entry numbers, its members' summaries in ${memberChunks.size} chunks of \`familyMembers\`) is ${kib(rowBytes)}; its members at the root, ${(members.bytes / 2 ** 20).toFixed(1)} MiB of JSON, hold at most ${members.peakMb.toFixed(1)} MiB of live heap above the baseline while the answer streams in slices of 512 members.`,
     `- **The largest genome pair's file**: \`/api/downloads/pairs/${pair}.tsv.gz\` (${largest.count.toLocaleString("en")} pair rows, ${(download.bytes / 2 ** 20).toFixed(1)} MiB gzipped) holds at most ${download.peakMb.toFixed(1)} MiB of live heap.`,
     "",

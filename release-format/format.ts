@@ -134,10 +134,7 @@ export interface Manifest {
      * deepest level, so a HOG read in a 15,000-node family reads the card, not the tree.
      */
     hogCards: TableRef<HogCard>;
-    /**
-     * One row per (HOG id, level it has a HOG on) of the same families, rows in `hogIds` order
-     * (HogPlace): every HOG a level query of the id lists there.
-     */
+    /** Row as in `hogCards`: the id's records on each level it stands on, with every HOG a level query there lists. */
     hogLevelCards: TableRef<HogCard>;
     /** Row = entry number - 1. */
     annotations: TableRef<AnnotationRow>;
@@ -555,42 +552,25 @@ export type GeneTreeRow = [string, string] | null;
 /**
  * What an alias names: `[family index, HOG id, level index]`, the HOG of that id on that level
  * (the level a HOG route takes when its request gives none), followed in a family with HOG
- * cards by the id's card rows (as HogPlace).
+ * cards by the rows of the id's card and of its family root's (as HogPlace).
  */
-export type HogAlias = [number, string, number] | [number, string, number, number, number, number[], number[]];
+export type HogAlias = [number, string, number] | [number, string, number, number, number];
 
 /**
  * Where a HOG id is: its family index; in a family with HOG cards `[family index, row of the
- * id's card, row of its family root's card, levels, level-card rows]` (`tables.hogCards`,
- * `tables.hogLevelCards`): the levels ascending, each with the row of the level card that
- * answers a level query of the id there (its own, or the nearest id it extends that has a HOG
- * there: FORMAT.md, "HOG cards").
+ * id's cards, row of its family root's cards]` (`tables.hogCards`, `tables.hogLevelCards`).
  */
-export type HogPlace = number | [number, number, number, number[], number[]];
+export type HogPlace = number | [number, number, number];
 
 /** The card rows of a HOG id in a family with HOG cards (HogPlace). */
 export interface HogCardRows {
   card: number;
   root: number;
-  levels: number[];
-  rows: number[];
 }
 
 /** The family and the card rows (if any) a HogPlace names. */
 export function hogPlace(place: HogPlace): { family: number; cards?: HogCardRows } {
-  return typeof place === "number" ? { family: place } : { family: place[0], cards: { card: place[1], root: place[2], levels: place[3], rows: place[4] } };
-}
-
-/** The `hogLevelCards` row answering a level query of the id on `level`, if a card does. */
-export function levelCardRow(cards: HogCardRows, level: number): number | undefined {
-  let lo = 0;
-  let hi = cards.levels.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (cards.levels[mid] < level) lo = mid + 1;
-    else hi = mid;
-  }
-  return cards.levels[lo] === level ? cards.rows[lo] : undefined;
+  return typeof place === "number" ? { family: place } : { family: place[0], cards: { card: place[1], root: place[2] } };
 }
 
 /**
@@ -604,8 +584,12 @@ export interface HogCard {
   description: string;
   /** The family's first row in `familyMembers`, -1 when its row holds its members (FamilyRow). */
   firstMember: number;
-  /** Every HOG id the records name, with every level it stands on, most ancient first (alternative levels). */
-  ids: Array<[string, number[]]>;
+  /**
+   * Every HOG id the records name, with every level it stands on, most ancient first (alternative
+   * levels), and its own cards' row: where a level query on a level above the id asked reads an
+   * ancestor's level card (FORMAT.md, "HOG cards").
+   */
+  ids: Array<[string, number[], number]>;
   /**
    * `[id, level, completeness, parent ids, child ids, members]`, ids as indexes into `ids`,
    * members as runs `[lo, hi, lo, hi, …]` of their tree positions (one run for a node's HOG).

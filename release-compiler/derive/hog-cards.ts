@@ -2,9 +2,11 @@
  * HOG cards (FORMAT.md, "HOG cards"): for every HOG id of a family with a wide tree, what a HOG
  * read answers, made here with the worker's own tree queries (release-format/hog-tree.ts). A HOG
  * read then reads one card, not a tree of 15,000 nodes (631 kB for a 30 kB answer at 2,500
- * genomes): the id's record on its deepest level (`hogCards`), and for each level it has a HOG
- * on every HOG a level query there lists (`hogLevelCards`); each record with its members' tree
- * positions, so a small HOG's members are read without the tree.
+ * genomes): the id's record on its deepest level (`hogCards`), and its records on each level it
+ * stands on together with every other HOG a level query there lists (`hogLevelCards`); each
+ * record with its members' tree positions, so a small HOG's members are read without the tree.
+ * A card names each id it lists with its own cards' row, so a level query above the id's own
+ * levels finds the ancestor's level card that answers it.
  */
 import type { FamilyRow, HogCard } from "../../release-format/format.js";
 import { hogIdsOf, hogRecordData, hogsByLevel, levelsOfId, nodesWithId, relatedOnLevel, type HogLevelsContext, type HogRecordData, type OnLevel } from "../../release-format/hog-tree.js";
@@ -22,16 +24,20 @@ function runsOf(positions: readonly number[]): number[] {
   return runs;
 }
 
-/** The cards of one HOG id: its record on its deepest level, and a level card per level it has a HOG on, ascending. */
+/** The cards of one HOG id. */
 export interface HogIdCards {
   id: string;
   card: HogCard;
-  levelCards: Array<{ level: number; card: HogCard }>;
+  levelCard: HogCard;
 }
 
-/** The cards of every HOG id of a family, its root's first, then by the first node of each id in tree order. */
-export function familyHogCards(f: FamilyRow, release: HogLevelsContext): HogIdCards[] {
+/**
+ * The cards of every HOG id of a family, its root's first, then by the first node of each id in
+ * tree order: the rows from `firstRow` on, in that order.
+ */
+export function familyHogCards(f: FamilyRow, release: HogLevelsContext, firstRow: number): HogIdCards[] {
   const { taxonomy } = release.manifest;
+  const rowOf = new Map(hogIdsOf(f).map((id, k) => [id, firstRow + k]));
   // A node's record costs a walk of its subtree (its children): each is made once, however many cards list it.
   const made = new Map<string, Made>();
   const record = (h: OnLevel, level: number): Made => {
@@ -53,10 +59,10 @@ export function familyHogCards(f: FamilyRow, release: HogLevelsContext): HogIdCa
       return k;
     };
     const rows = records.map(({ data: r, members }): HogCard["records"][number] => [ref(r.id), r.level, r.completeness, r.parents.map(ref), r.children.map(ref), members]);
-    const named = [...ids.keys()].map((id): [string, number[]] => {
+    const named = [...ids.keys()].map((id): [string, number[], number] => {
       let levels = levelsOf.get(id);
       if (!levels) levelsOf.set(id, (levels = levelsOfId(f, id, taxonomy)));
-      return [id, levels];
+      return [id, levels, rowOf.get(id)!];
     });
     return { family: f.family, rootId: f.rootId, rootHog: f.rootHog, description: f.description, firstMember: f.firstMember, ids: named, records: rows };
   };
@@ -76,8 +82,8 @@ export function familyHogCards(f: FamilyRow, release: HogLevelsContext): HogIdCa
     const node = nodesWithId(f, id)[0];
     const plain = record({ id, node }, f.nodes[node].levels[0]);
     const levels = [...(ownLevels.get(id) ?? [])].sort((a, b) => a - b);
-    const levelCards = levels.map((level) => ({ level, card: cardOf(relatedOnLevel(f, release, id, level).map((h) => record(h, level))) }));
-    out.push({ id, card: cardOf([plain]), levelCards });
+    const onLevels = levels.flatMap((level) => relatedOnLevel(f, release, id, level).map((h) => record(h, level)));
+    out.push({ id, card: cardOf([plain]), levelCard: cardOf(onLevels) });
   }
   return out;
 }

@@ -343,49 +343,21 @@ function writeHogCards(b: ReleaseBuild, packs: PackWriter, descriptions: string[
     // The family's row as the worker decodes it (its summaries aside): what the cards are made from.
     const row = familyRow(f, descriptions[f.index - 1], firstMember[f.index - 1], null);
     const root = hogCards.rows;
-    const cardRow = new Map<string, number>();
-    const ownLevels = new Map<string, Map<number, number>>();
-    for (const { id, card, levelCards } of familyHogCards(row, context)) {
+    for (const { id, card, levelCard } of familyHogCards(row, context, root)) {
       if (places.get(id) !== f.index) throw new Error(`HOG id ${id} of family ${f.index} is not that family's in the HOG id index`);
-      cardRow.set(id, hogCards.rows);
+      places.set(id, [f.index, hogCards.rows, root]);
       hogCards.push(card);
-      const rows = new Map<number, number>();
-      for (const { level, card: levelCard } of levelCards) {
-        rows.set(level, hogLevelCards.rows);
-        hogLevelCards.push(levelCard);
-      }
-      ownLevels.set(id, rows);
-    }
-    for (const [id, row] of cardRow) {
-      const byLevel = levelQueryRows(id, ownLevels);
-      const levels = [...byLevel.keys()].sort((x, y) => x - y);
-      places.set(id, [f.index, row, root, levels, levels.map((level) => byLevel.get(level)!)]);
+      hogLevelCards.push(levelCard);
     }
   }
   const aliases = (named: Map<string, HogAlias>) =>
     new Map(
       [...named].map(([alias, value]): [string, HogAlias] => {
         const place = places.get(value[1]);
-        return [alias, typeof place === "object" ? [value[0], value[1], value[2], place[1], place[2], place[3], place[4]] : value];
+        return [alias, typeof place === "object" ? [value[0], value[1], value[2], place[1], place[2]] : value];
       }),
     );
   return { hogCards: hogCards.finish(), hogLevelCards: hogLevelCards.finish(), places, aliases };
-}
-
-/**
- * The level card answering each level query of `id`: its own on a level it has a HOG on; on a
- * level where it has none, the nearest id it extends that has one there (an ancestral HOG).
- * That card lists every HOG on the level related to the ancestor, a superset of those related
- * to `id` (each extends or is extended by both), in the same tree order: the worker keeps the
- * ones related to `id`. A level where only HOGs extending `id` stand (below a duplication) has
- * no card and is answered from the family's tree.
- */
-function levelQueryRows(id: string, ownLevels: Map<string, Map<number, number>>): Map<number, number> {
-  const rows = new Map(ownLevels.get(id));
-  for (let cut = id.lastIndexOf("."); cut > 0; cut = id.lastIndexOf(".", cut - 1)) {
-    for (const [level, row] of ownLevels.get(id.slice(0, cut)) ?? []) if (!rows.has(level)) rows.set(level, row);
-  }
-  return rows;
 }
 
 /** What the writing tasks wrote, by task. */

@@ -103,8 +103,8 @@ export async function findHog(release: Release, id: string, withCards = true): P
   const aliases = release.manifest.indexes.hogAliases;
   const alias = aliases && !id.startsWith("HOG:") ? await release.lookup(aliases, id) : undefined;
   if (alias) {
-    const [family, aliasId, level, card, root, levels, rows] = alias;
-    return { hogId: aliasId, family, level, ...(card === undefined ? {} : { cards: { card, root: root!, levels: levels!, rows: rows! } }) };
+    const [family, aliasId, level, card, root] = alias;
+    return { hogId: aliasId, family, level, ...(card === undefined ? {} : { cards: { card, root: root! } }) };
   }
   if (id.startsWith("HOG:")) {
     const m = HOG_ID.exec(id);

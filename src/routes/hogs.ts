@@ -6,7 +6,7 @@ import { segment, type Links } from "../render/links.js";
 import { proteinSummary } from "../render/protein.js";
 import { paginate } from "../render/pagination.js";
 import { fieldNamesFor, json, jsonArrayStream, jsonObjectStream } from "../render/respond.js";
-import { levelCardRow, type FamilyRow, type HogCard, type HogCardRows, type HogListRow } from "../../release-format/format.js";
+import type { FamilyRow, HogCard, HogCardRows, HogListRow } from "../../release-format/format.js";
 import { isAncestorOrSelf as isAncestorLevel } from "../../release-format/taxonomy.js";
 import { mostAncientFirst } from "../../release-format/hog-levels.js";
 import { hogRecordData, impliedHog, isPrefixId, levelsOfId, nodeOnLevel, nodesWithId, relatedOnLevel, type HogRecordData } from "../../release-format/hog-tree.js";
@@ -82,20 +82,15 @@ const familyOfRow = (release: Release, f: FamilyRow): RecordFamily => ({
   levelsOf: (id) => levelsOfId(f, id, release.manifest.taxonomy),
 });
 
-/**
- * The card a request on `level` reads: the id's on its deepest level, the root's for `root`,
- * else the level card answering the level (its own, or an ancestor's), if any.
- */
-function cardFor(release: Release, cards: HogCardRows, level: Level): Promise<HogCard> | undefined {
+/** The card a request on `level` reads: the id's on its deepest level, the root's for `root`, else the id's level card. */
+function cardFor(release: Release, cards: HogCardRows, level: Level): Promise<HogCard> {
   const { tables } = release.manifest;
-  if (!level || level.root) return release.row(tables.hogCards, level ? cards.root : cards.card);
-  const row = levelCardRow(cards, level.level);
-  return row === undefined ? undefined : release.row(tables.hogLevelCards, row);
+  return release.row(level && !level.root ? tables.hogLevelCards : tables.hogCards, level?.root ? cards.root : cards.card);
 }
 
 /** A HOG card's family, and its records as the tree queries give them (they made the card). */
 function cardRecords(card: HogCard): { family: RecordFamily; records: HogRecordData[] } {
-  const levels = new Map(card.ids);
+  const levels = new Map(card.ids.map(([id, of]) => [id, of]));
   const family = { rootId: card.rootId, rootHog: card.rootHog, description: card.description, levelsOf: (id: string) => levels.get(id) ?? [] };
   const records = card.records.map(([id, level, completeness, parents, children]) => ({
     id: card.ids[id][0],
@@ -115,8 +110,8 @@ function cardRecords(card: HogCard): { family: RecordFamily; records: HogRecordD
  */
 async function membersFromCards(release: Release, cards: HogCardRows, hogId: string, level: Level) {
   const card = await cardFor(release, cards, level);
-  const record = !card ? undefined : !level || level.root ? card.records[0] : card.records.find(([id, l]) => l === level.level && card.ids[id][0] === hogId);
-  if (!card || !record || card.firstMember < 0) return undefined;
+  const record = !level || level.root ? card.records[0] : card.records.find(([id, l]) => l === level.level && card.ids[id][0] === hogId);
+  if (!record || card.firstMember < 0) return undefined;
   const runs = record[5];
   const positions: number[] = [];
   for (let k = 0; k < runs.length && positions.length <= MEMBER_SLICE; k += 2) for (let p = runs[k]; p < runs[k + 1]; p++) positions.push(p);
@@ -154,17 +149,27 @@ function hogRecord(release: Release, links: Links, f: RecordFamily, r: HogRecord
 
 /**
  * A HOG read from the HOG's cards, in a family that has them: on its deepest level or the
- * root's, or on a level a level card answers (the HOGs on it related to the id: the card's
- * own, or of an ancestor's card those the id extends or is extended by, in tree order).
- * Undefined for another level (the family's tree answers).
+ * root's, or on a level it stands on (its level card lists every HOG the query does). On a
+ * level above its own, the level card of the nearest id it extends that stands there: that
+ * card lists every HOG on the level related to the ancestor, among them all those related to
+ * the id asked, in tree order; the ones related to the id are kept. Undefined for another level
+ * (the family's tree answers).
  */
 async function fromCards(release: Release, cards: HogCardRows, hogId: string, level: Level) {
   const card = await cardFor(release, cards, level);
-  if (!card) return undefined;
   const { family, records } = cardRecords(card);
   if (!level || level.root) return { family, records };
-  const onLevel = records.filter((r) => r.level === level.level && (isPrefixId(r.id, hogId) || isPrefixId(hogId, r.id)));
-  return onLevel.length ? { family, records: onLevel } : undefined;
+  const onLevel = records.filter((r) => r.level === level.level);
+  if (onLevel.length) return { family, records: onLevel };
+  let ancestor: HogCard["ids"][number] | undefined;
+  for (const named of card.ids) {
+    const [id, levels] = named;
+    if (id !== hogId && isPrefixId(id, hogId) && levels.includes(level.level) && (!ancestor || id.length > ancestor[0].length)) ancestor = named;
+  }
+  if (!ancestor) return undefined;
+  const above = cardRecords(await release.row(release.manifest.tables.hogLevelCards, ancestor[2]));
+  const related = above.records.filter((r) => r.level === level.level && (isPrefixId(r.id, hogId) || isPrefixId(hogId, r.id)));
+  return related.length ? { family: above.family, records: related } : undefined;
 }
 
 /**
