@@ -11,7 +11,7 @@ import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
 import { compileStages } from "./at-scale.js";
 import { RELATION_PARTS, relationPart, TASK_NAMES, TASKS, tasksToStart, threadsOf, type TaskName } from "../release-compiler/tasks.js";
-import { PUT_RELATIONS_TOGETHER, relationsPartStage } from "../release-compiler/write/release.js";
+import { PUT_RELATIONS_TOGETHER, relationsPartStage, SIMILAR_PROFILES_STAGE } from "../release-compiler/write/release.js";
 import { PACK_BYTES } from "../release-compiler/write/packs.js";
 import { releaseSize, treeNamed, type TreeSize } from "./release-size.js";
 
@@ -234,7 +234,9 @@ export async function scaleProjection(releaseDir: string, compile?: { proteins: 
     lines.push(
       `- **Compile time on one machine** (this 2-core machine, the measured compile of ${fmt(compile.proteins)} proteins in ${compile.seconds.toFixed(0)} s, peak ${bytesText(compile.peakBytes)}): scaled by proteins, ${(byProteins / 3600).toFixed(1)} h; scaled by pair rows (which grow with genomes × proteins), ${(byPairs / 3600).toFixed(1)} h. Writing ${bytesText(totalBytes)} at ~200 MB/s adds ${(totalBytes / 200e6 / 3600).toFixed(1)} h of I/O.`,
     );
-    lines.push(...stageProjection(`${releaseDir}.log`, { proteins: TARGET.proteins / compile.proteins, pairs: target.pair / compile.pairRows }));
+    // The similar profiles' work is Σ over genomes of (profiles holding it)² (derive/profiles.ts): with the families squared, over the genomes.
+    const profiles = (TARGET.families / manifest.counts.families) ** 2 * (manifest.counts.genomes / TARGET.genomes);
+    lines.push(...stageProjection(`${releaseDir}.log`, { proteins: TARGET.proteins / compile.proteins, pairs: target.pair / compile.pairRows, profiles }));
   }
   lines.push(
     "- **Splitting the compile across machines.** Per genome (independent, one task each): reading the proteome FASTA, GFF, GAF and cross-references; the sequence and peptide chunks of that genome's entry range (entry numbers are prefix sums of genome sizes, known after a first counting pass); each genome's k-mer postings and xref grams as sorted runs. Per family (independent, batches of families): parsing its orthoXML, HOG ids and levels, groups and fingerprints, relations and pair rows, GO by family, the family's genome profile. Merges: the pair rows are shuffled by genome pair (the ordered pair is the partition key: 6.25 M partitions, grouped into a few thousand reducers), relations by entry range, k-mer postings by k-mer code range, xref grams and the id index by key range (k-way merges of sorted runs), similar genome profiles by MinHash/LSH buckets instead of all-against-all (1 M families × 1 M is out of reach), and finally the directory pages, the header and the manifest, which only need every chunk's pack, offset, length and hash. Each reducer writes its own packs (named by the hash of their bytes) directly, so uploads can start as reducers finish; the pointer switch is still one write at the end.",
@@ -254,6 +256,7 @@ const TASK_OF_STAGE: Record<string, TaskName | "release"> = {
   "write sequence index": "sequence-index",
   "write cross-reference search": "xref-search",
   "write the other tables and indexes": "indexes",
+  [SIMILAR_PROFILES_STAGE]: "profiles",
   "put the release together": "release",
 };
 
@@ -264,8 +267,10 @@ const taskOfStage = (name: string): TaskName | "release" => {
 };
 const PART_STAGE = new RegExp(`^${relationsPartStage(0).replace("0", "(\\d+)")}$`);
 
-/** Stages whose work grows with the pair rows (the rest grow with the proteins). */
-const isPairStage = (name: string) => ["pairwise relations", "write relations and pairs", PUT_RELATIONS_TOGETHER].includes(name) || PART_STAGE.test(name);
+/** What a stage's work grows with: the pair rows, the square of the families (over the genomes: the similar profiles), or the proteins. */
+const growsWith = (name: string): keyof typeof GROWS_WITH =>
+  ["pairwise relations", "write relations and pairs", PUT_RELATIONS_TOGETHER].includes(name) || PART_STAGE.test(name) ? "pairs" : name === SIMILAR_PROFILES_STAGE ? "profiles" : "proteins";
+const GROWS_WITH = { pairs: "pair rows", profiles: "families² / genomes", proteins: "proteins" };
 /**
  * The seconds the tasks take side by side on `cores`, started by the rule task-processes.ts
  * starts them by (tasksToStart).
@@ -303,10 +308,10 @@ const TARGET_CORES = 64;
  * out as the compile lays them out: side by side on one 64-core machine as task-processes.ts
  * schedules them, and on a cluster as Snakemake does, each task a job of its own.
  */
-function stageProjection(logFile: string, growth: { proteins: number; pairs: number }): string[] {
+function stageProjection(logFile: string, growth: { proteins: number; pairs: number; profiles: number }): string[] {
   if (!existsSync(logFile)) return [];
   const stages = compileStages(readFileSync(logFile, "utf8")).stages.map(({ name, seconds, mainBusy }) => {
-    const scaled = seconds * (isPairStage(name) ? growth.pairs : growth.proteins);
+    const scaled = seconds * growth[growsWith(name)];
     // Without a busy share (an older log), the stage counts as all main thread.
     const busy = mainBusy ?? 1;
     const oneCore = scaled * (busy + (1 - busy) * MEASURED_JOBS);
@@ -330,14 +335,14 @@ function stageProjection(logFile: string, growth: { proteins: number; pairs: num
   while (TASKS[path[0]].needs.length) path.unshift([...TASKS[path[0]].needs].sort((a, b) => finish.get(b)! - finish.get(a)!)[0]);
   const cluster = finish.get(lastTask)! + release;
   return [
-    `- **On one ${TARGET_CORES}-core machine** (\`npm run compile -- --jobs ${TARGET_CORES}\`: the measured compile's own stage lines, each scaled by the pair rows or the proteins it grows with; what the main thread did stays on one thread and the rest, which ran on worker and engine threads, is divided among the threads of its task; the tasks side by side as the compile schedules them): ${hours(machine)} h, against a goal of 4 h. The longest tasks: ${slowest.slice(0, 4).map(([name, s]) => `${name} (${hours(s)} h)`).join(", ")}.`,
+    `- **On one ${TARGET_CORES}-core machine** (\`npm run compile -- --jobs ${TARGET_CORES}\`: the measured compile's own stage lines, each scaled by the pair rows, the proteins or (the similar profiles) the square of the families it grows with; what the main thread did stays on one thread and the rest, which ran on worker and engine threads, is divided among the threads of its task; the tasks side by side as the compile schedules them): ${hours(machine)} h, against a goal of 4 h. The longest tasks: ${slowest.slice(0, 4).map(([name, s]) => `${name} (${hours(s)} h)`).join(", ")}.`,
     `- **On a cluster of ${TARGET_CORES}-core machines under Snakemake** (workflow/Snakefile: each of the compile's tasks a job with its threads, a task starting once those it needs have finished): ${hours(cluster)} h, the critical path ${path.map((t) => `${t} (${hours(time(t))} h)`).join(" → ")}. Each writing job reads the columns it uses from the derived release, within its stages' time (Compile as tasks). The relations and pairs are written in ${RELATION_PARTS} parts over runs of genomes (tasks relations-1 … relations-${RELATION_PARTS}), and derive reads each genome's files and derives the families' pairs on its worker threads; the other tasks are whole stages on one thread, so they are the next to split into partitions (genomes, key ranges), those on the critical path first.`,
     "",
     `| stage | task | measured | main thread busy | grows with | projected, one core | threads of its task on ${TARGET_CORES} cores | projected on them |`,
     "|---|---|---|---|---|---|---|---|",
     ...stages.map(
       (st) =>
-        `| ${st.name} | ${st.task} | ${st.seconds.toFixed(0)} s | ${st.busy === undefined ? "–" : `${(100 * st.busy).toFixed(0)}%`} | ${isPairStage(st.name) ? "pair rows" : "proteins"} | ${hours(st.oneCore)} h | ${st.threads} | ${hours(st.onMany)} h |`,
+        `| ${st.name} | ${st.task} | ${st.seconds.toFixed(0)} s | ${st.busy === undefined ? "–" : `${(100 * st.busy).toFixed(0)}%`} | ${GROWS_WITH[growsWith(st.name)]} | ${hours(st.oneCore)} h | ${st.threads} | ${hours(st.onMany)} h |`,
     ),
     "",
   ];

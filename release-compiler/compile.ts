@@ -49,6 +49,7 @@ import {
   writeIndexes,
   writeRelationsPart,
   writeFamilyTables,
+  writeProfiles,
   writeProteinTables,
   writeSequenceSearch,
   writeXrefs,
@@ -194,6 +195,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
     "sequence-index": (_, scratch) => writing(scratch, writeSequenceSearch),
     "xref-search": (_, scratch) => writing(scratch, writeXrefs),
     indexes: (_, scratch) => writing(scratch, writeIndexes),
+    profiles: (_, scratch) => writing(scratch, writeProfiles),
   };
 
   const writing = async <T>(scratch: string, write: (c: WriteContext) => T | Promise<T>): Promise<T & { packed: PackedOutput }> => {

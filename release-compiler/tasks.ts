@@ -50,12 +50,12 @@ export function partOf(name: string): number | undefined {
 /**
  * The tasks of a compile in the order one process runs them, each after the tasks it needs,
  * and the threads each keeps busy: `all` for those with worker threads and the row engine's
- * sorts (derive's family pairs, the k-mers), a number for those with a few (a relations part
- * packs its chunks on worker threads, and several parts run side by side), 1 for those that
- * build rows on the main thread alone. `relations` puts the parts together: their chunks under
+ * sorts (derive's family pairs, the k-mers, the similar profiles), a number for those with a
+ * few (a relations part packs its chunks on worker threads, and several parts run side by
+ * side), 1 for those that build rows on the main thread alone. `relations` puts the parts together: their chunks under
  * directory pages, the pair directory, the close groups.
  */
-export type TaskName = "derive" | RelationPartName | "relations" | "family-tables" | "protein-tables" | "sequence-index" | "xref-search" | "indexes";
+export type TaskName = "derive" | RelationPartName | "relations" | "family-tables" | "protein-tables" | "sequence-index" | "xref-search" | "indexes" | "profiles";
 interface TaskSpec {
   needs: readonly TaskName[];
   threads: "all" | number;
@@ -69,6 +69,7 @@ export const TASKS: Record<TaskName, TaskSpec> = {
   "sequence-index": { needs: ["derive"], threads: "all" },
   "xref-search": { needs: ["derive"], threads: 1 },
   indexes: { needs: ["derive"], threads: 1 },
+  profiles: { needs: ["derive"], threads: "all" },
 };
 
 export const TASK_NAMES = Object.keys(TASKS) as TaskName[];

@@ -328,8 +328,12 @@ export interface ProteinRow extends ProteinSummary {
   hogLevelCount: number;
   /** Entry numbers of every isoform of the protein's gene, itself included; [] for a single isoform. */
   isoforms: number[];
-  /** Present (true) when the protein's family has HOG cards (FORMAT.md, "HOG cards"): its HOG is read from them, not from the family's tree. */
-  hogCards?: true;
+  /**
+   * In a family with HOG cards (FORMAT.md, "HOG cards"), the rows of its HOG id's cards and of
+   * its family root's (as HogPlace): its HOG is read from them, not from the family's tree.
+   * Absent otherwise.
+   */
+  hogCards?: [number, number];
   /** CDS segments `[start, end]`. */
   exons: Array<[number, number]>;
   description: string;

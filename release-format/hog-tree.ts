@@ -8,14 +8,17 @@ import { impliedHogs, mostAncientFirst, type ImpliedHog } from "./hog-levels.js"
  * of wide families with them (release-compiler/derive/hog-cards.ts), so both say the same.
  */
 
+/** A family's tree: a family row, or the compiler's family as it builds one. */
+type Tree = Pick<FamilyRow, "nodes">;
+
 /** Per family: each HOG id's nodes (top first) and levels (most ancient first). */
-const idIndexes = new WeakMap<FamilyRow, Map<string, { nodes: number[]; levels: number[] }>>();
+const idIndexes = new WeakMap<Tree, Map<string, { nodes: number[]; levels: number[] }>>();
 
 /**
  * The id index of a family, built once per decoded family row: rows are immutable and kept
  * in the isolate's chunk cache, so requests on the same family do not rescan its nodes.
  */
-function idIndex(f: FamilyRow): Map<string, { nodes: number[]; levels: number[] }> {
+function idIndex(f: Tree): Map<string, { nodes: number[]; levels: number[] }> {
   let index = idIndexes.get(f);
   if (!index) {
     index = new Map();
@@ -32,7 +35,7 @@ function idIndex(f: FamilyRow): Map<string, { nodes: number[]; levels: number[] 
 }
 
 /** The family's HOG ids, in the order of their first nodes (its root's first). */
-export function hogIdsOf(f: FamilyRow): string[] {
+export function hogIdsOf(f: Tree): string[] {
   return [...idIndex(f).keys()];
 }
 

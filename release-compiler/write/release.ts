@@ -39,6 +39,7 @@ import type { FamilyPlaces, HogFamilies } from "../derive/hog-families.js";
 import type { FamilyBuild } from "../derive/hogs.js";
 import { openGeneTrees, type GeneTreeStore } from "../derive/orthofinder/gene-trees.js";
 import { familyHogCards } from "../derive/hog-cards.js";
+import { hogIdsOf } from "../../release-format/hog-tree.js";
 import { hogListRows } from "../derive/hog-list.js";
 import { similarProfiles } from "../derive/profiles.js";
 import { exonPairs, type ProteinTable } from "../derive/proteins.js";
@@ -197,13 +198,14 @@ export async function writeProteinTables({ b, packs, stage, readChunk }: WriteCo
     relations: await chunkList(related.relations.tree, readChunk),
     families: await chunkList(familyTables.families.tree, readChunk),
   });
+  const cardRows = hogCardRows(b.families);
   const proteins = writeSlottedTable<ProteinRow>(packs, p.count, LAYOUT.proteinsChunkRows, (i) => ({
     ...summary(i + 1),
     family: b.family[i],
     rootHog: b.family[i] ? b.families[b.family[i] - 1].rootHog : 0,
     hogLevelCount: b.hogLevelCount[i],
     isoforms: p.isoforms[i] ?? [],
-    ...(b.family[i] && hasHogCards(b.families[b.family[i] - 1]) ? { hogCards: true as const } : {}),
+    ...(cardRows.has(b.hog[i]) ? { hogCards: cardRows.get(b.hog[i])! } : {}),
     exons: exonPairs(p.exons[i]),
     description: p.description[i],
   }), beside);
@@ -258,8 +260,6 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
     inFamilies[k],
     related.withRelations[k],
   ]);
-  const familyProfiles = similarProfiles(b.families, genomeOf);
-  const profiles = writeTable<FamilyProfile>(packs, b.families.length, LAYOUT.profilesChunkBytes, (f) => familyProfiles[f]);
   const familyGo = writeTable<FamilyGo>(packs, b.families.length, LAYOUT.familyGoChunkBytes, (f) => familyGoRow(b.families[f], b.annotations));
   // Optional: only releases with gene trees have the table, so every other release stays as it was.
   let geneTrees: TableRef<GeneTreeRow> | undefined;
@@ -269,7 +269,22 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
     trees.close();
   }
   stage.done("write group, family and pair directory tables");
-  return { groups, families, familyMembers: familyMembers.finish(), pairDirectory, profiles, familyGo, ...(geneTrees ? { geneTrees } : {}) };
+  return { groups, families, familyMembers: familyMembers.finish(), pairDirectory, familyGo, ...(geneTrees ? { geneTrees } : {}) };
+}
+
+export const SIMILAR_PROFILES_STAGE = "write similar genome profiles";
+
+/**
+ * Each family's genome profile and the families most alike (derive/profiles.ts): a task of its
+ * own on every core, its work growing with the square of the families, and needing nothing
+ * the relations give.
+ */
+export async function writeProfiles({ b, packs, stage, jobs }: WriteContext) {
+  const genomeOf = (e: number) => b.proteins.genome[e - 1];
+  const familyProfiles = await similarProfiles(b.families, genomeOf, jobs);
+  const profiles = writeTable<FamilyProfile>(packs, b.families.length, LAYOUT.profilesChunkBytes, (f) => familyProfiles[f]);
+  stage.done(SIMILAR_PROFILES_STAGE);
+  return { profiles };
 }
 
 export async function writeSequenceSearch({ b, packs, stage, jobs, memoryBytes }: WriteContext) {
@@ -328,6 +343,21 @@ export function writeIndexes({ b, packs, stage }: WriteContext) {
 const hasHogCards = (f: FamilyBuild) => f.nodes.length > LAYOUT.hogCardsFromNodes;
 
 /**
+ * The rows of each carded HOG id's cards and of its family root's: the ids of each family with
+ * cards in the order of their first nodes, families in order. The protein tables name them
+ * (ProteinRow `hogCards`) while the indexes task writes the cards, in the same order.
+ */
+function hogCardRows(families: FamilyBuild[]): Map<string, [number, number]> {
+  const rows = new Map<string, [number, number]>();
+  for (const f of families) {
+    if (!hasHogCards(f)) continue;
+    const root = rows.size;
+    for (const id of hogIdsOf(f)) rows.set(id, [rows.size, root]);
+  }
+  return rows;
+}
+
+/**
  * The HOG cards of the families of more than `hogCardsFromNodes` nodes, and where every HOG id
  * is: its family, and the rows of its cards and of its root's (HogPlace); an alias of such an
  * id names those rows too.
@@ -338,6 +368,7 @@ function writeHogCards(b: ReleaseBuild, packs: PackWriter, descriptions: string[
   const places = new Map<string, HogPlace>(b.hogIds);
   const context = { manifest: { taxonomy: b.taxonomy }, genomeOfEntry: (e: number) => ({ level: b.taxonomy.genomeLevels[b.proteins.genome[e - 1]] }) };
   const firstMember = firstMembers(b.families);
+  const cardRows = hogCardRows(b.families);
   for (const f of b.families) {
     if (!hasHogCards(f)) continue;
     // The family's row as the worker decodes it (its summaries aside): what the cards are made from.
@@ -345,6 +376,7 @@ function writeHogCards(b: ReleaseBuild, packs: PackWriter, descriptions: string[
     const root = hogCards.rows;
     for (const { id, card, levelCard } of familyHogCards(row, context, root)) {
       if (places.get(id) !== f.index) throw new Error(`HOG id ${id} of family ${f.index} is not that family's in the HOG id index`);
+      if (cardRows.get(id)?.[0] !== hogCards.rows || cardRows.get(id)?.[1] !== root) throw new Error(`HOG id ${id}'s cards are not in the rows the proteins name`);
       places.set(id, [f.index, hogCards.rows, root]);
       hogCards.push(card);
       hogLevelCards.push(levelCard);
@@ -368,13 +400,15 @@ export type WrittenRelease = { [N in RelationPartName]: RelationPart } & {
   "sequence-index": Awaited<ReturnType<typeof writeSequenceSearch>>;
   "xref-search": ReturnType<typeof writeXrefs>;
   indexes: ReturnType<typeof writeIndexes>;
+  profiles: Awaited<ReturnType<typeof writeProfiles>>;
 }
 
 /** The manifest naming every table, index and genome blob the tasks wrote. */
 export function releaseManifest(d: DerivedRelease, w: WrittenRelease): Manifest {
   const { relations, pairs } = w.relations;
   const { genomes, hogList, hogCards, hogLevelCards, genomeDetails, hogLists, indexes } = w.indexes;
-  const { groups, families, familyMembers, pairDirectory, profiles, familyGo, geneTrees } = w["family-tables"];
+  const { groups, families, familyMembers, pairDirectory, familyGo, geneTrees } = w["family-tables"];
+  const { profiles } = w.profiles;
   const { proteins, annotations, peptides } = w["protein-tables"];
   return {
     format: FORMAT_VERSION,

@@ -95,11 +95,10 @@ export interface HogRef {
 /**
  * The HOG a HOG id names, the HOG another tool's id names (an OrthoFinder `N1.HOG0000005` or
  * `OG0000005`, in releases with `hogAliases`: then `level` is that HOG's level, the level a
- * route takes when its request gives none), or the HOG of a protein given by any entry id. A
- * protein's HOG comes with its cards only when `withCards` (a route that reads the family's
- * tree anyway reads no card rows).
+ * route takes when its request gives none), or the HOG of a protein given by any entry id (in
+ * a family with HOG cards its row names their rows).
  */
-export async function findHog(release: Release, id: string, withCards = true): Promise<HogRef> {
+export async function findHog(release: Release, id: string): Promise<HogRef> {
   const aliases = release.manifest.indexes.hogAliases;
   const alias = aliases && !id.startsWith("HOG:") ? await release.lookup(aliases, id) : undefined;
   if (alias) {
@@ -113,9 +112,8 @@ export async function findHog(release: Release, id: string, withCards = true): P
   } else {
     const protein = await proteinRow(release, await entryNumber(release, id));
     if (!protein.hog || !protein.family) throw notFound(`${echo(id)} is not part of any HOG.`);
-    const found = { hogId: protein.hog, family: protein.family, entry: protein.entry };
-    if (!protein.hogCards || !withCards) return found;
-    return { ...found, ...hogPlace((await release.lookup(release.manifest.indexes.hogIds, protein.hog))!) };
+    const [card, root] = protein.hogCards ?? [];
+    return { hogId: protein.hog, family: protein.family, entry: protein.entry, ...(card === undefined ? {} : { cards: { card, root: root! } }) };
   }
   const place = await release.lookup(release.manifest.indexes.hogIds, id);
   if (place === undefined) throw notFound(`requested id '${echo(id)}' is unknown`);
@@ -129,6 +127,6 @@ export async function familyOf(release: Release, hog: HogRef): Promise<FamilyRow
 
 /** The family holding a HOG id, another tool's id of a HOG, or a protein's HOG (findHog), with its family row. */
 export async function resolveHog(release: Release, id: string): Promise<{ hogId: string; family: FamilyRow; level?: number }> {
-  const hog = await findHog(release, id, false);
+  const hog = await findHog(release, id);
   return { hogId: hog.hogId, family: await familyOf(release, hog), level: hog.level };
 }

@@ -10,6 +10,9 @@ import type { FamilyProfile } from "../../release-format/format.js";
 import type { FamilyBuild } from "../../release-compiler/derive/hogs.js";
 import { similarProfiles } from "../../release-compiler/derive/profiles.js";
 
+// Small inputs run on worker threads all the same (workers.ts threadsAlways): the threads are what this test compares.
+process.env.ORTH_THREADS_ALWAYS = "1";
+
 /** Families whose members sit in a few genomes each: entry e is in genome e % genomes. */
 function randomFamilies(count: number, genomes: number, seed: number): FamilyBuild[] {
   const next = seededRandom(seed);
@@ -52,18 +55,19 @@ describe("similar profiles", () => {
     [300, 12, 1],
     [800, 40, 2],
     [120, 3, 3],
-  ])("are those of the definition, all against all (%i families over %i genomes, seed %i)", (count, genomes, seed) => {
+  ])("are those of the definition, all against all (%i families over %i genomes, seed %i), on one thread or two", async (count, genomes, seed) => {
     const families = randomFamilies(count, genomes, seed);
     const genomeOf = (entry: number) => entry % genomes;
-    const found = similarProfiles(families, genomeOf);
+    const found = await similarProfiles(families, genomeOf);
     expect(found).toEqual(allAgainstAll(families, genomeOf));
+    expect(await similarProfiles(families, genomeOf, 2)).toEqual(found);
     // The families were drawn so that ties decide much: many lists are full, and many share sets.
     expect(found.filter((p) => p.similar.length === 50).length).toBeGreaterThan(count / 4);
   });
 
-  it("list nothing for a family that shares no genome, and never the family itself", () => {
+  it("list nothing for a family that shares no genome, and never the family itself", async () => {
     const families = [[0, 1], [2], [0]].map((genomes, i) => ({ index: i + 1, rootId: `H${i}`, rootHog: i + 1, nodes: [{ id: `H${i}`, levels: ["root"] }], members: genomes, memberNode: [] }) as unknown as FamilyBuild);
-    const found = similarProfiles(families, (e) => e);
+    const found = await similarProfiles(families, (e) => e);
     expect(found.map((p) => p.similar.map((s) => [s[0], s[2]]))).toEqual([[[3, 0.5]], [], [[1, 0.5]]]);
   });
 });

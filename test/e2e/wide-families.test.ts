@@ -204,17 +204,18 @@ describe("wide families: member summaries in their own table", () => {
     const levelChunk = (await wide.locate(tables.hogLevelCards.tree, cards!.card))!.ref;
     expect(Number(members.headers.get("X-Blob-Reads"))).toBe(3);
     expect(Number(members.headers.get("X-Blob-Bytes"))).toBe(leaf[2] + levelChunk[2] + [...memberChunks.values()].reduce((n, ref) => n + ref[2], 0));
-    // The HOG of one of its genes, by the gene's entry number: its protein chunk, its HOG id's bucket and card.
+    // The HOG of one of its genes, by the gene's entry number: its protein chunk (whose row names the cards' rows) and its HOG id's card.
     const entry = family.entries[sub.lo];
     const protein = await wide.row(tables.proteins, entry - 1);
-    expect(protein.hogCards).toBe(true);
+    const genePlace = hogPlace((await wide.lookup(indexes.hogIds, protein.hog!))!);
+    expect(protein.hogCards).toEqual([genePlace.cards!.card, genePlace.cards!.root]);
     const byGene = await appOver(WIDE).request(`http://x/api/hog/${entry}/`);
     expect(byGene.status).toBe(200);
     expect(((await byGene.json()) as Array<{ hog_id: string }>).map((h) => h.hog_id)).toEqual([protein.hog]);
-    const geneCard = (await wide.locate(tables.hogCards.tree, hogPlace((await wide.lookup(indexes.hogIds, protein.hog!))!).cards!.card))!.ref;
+    const geneCard = (await wide.locate(tables.hogCards.tree, genePlace.cards!.card))!.ref;
     const proteinChunk = (await wide.locate(tables.proteins.tree, entry - 1))!.ref;
-    expect(Number(byGene.headers.get("X-Blob-Reads"))).toBe(3);
-    expect(Number(byGene.headers.get("X-Blob-Bytes"))).toBe(proteinChunk[2] + bucketCovering(indexes.hogIds.tree, protein.hog!)![2] + geneCard[2]);
+    expect(Number(byGene.headers.get("X-Blob-Reads"))).toBe(2);
+    expect(Number(byGene.headers.get("X-Blob-Bytes"))).toBe(proteinChunk[2] + geneCard[2]);
     // A level above the HOG's own: the ancestral HOGs there, from the nearest ancestor's level card (its row in the sub-HOG's card).
     const answer = await appOver(WIDE).request(`http://x/api/hog/${id}/?level=${encodeURIComponent(taxonomy.names[above])}`);
     expect(answer.status).toBe(200);
