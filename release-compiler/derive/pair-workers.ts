@@ -27,6 +27,12 @@ const BATCH_WORK = 4_000_000;
  */
 export const WORKER_PAIRS_FROM = 2_000_000;
 
+/**
+ * The same with `--align-pairs`: aligning a pair (a fraction of a millisecond) costs what
+ * appending a thousand rows does, so the workers pay off a thousand times sooner.
+ */
+export const WORKER_ALIGNED_PAIRS_FROM = 2_000;
+
 /** The member pairs of the families: the work of deriving their pairs. */
 export const memberPairs = (families: FamilyBuild[]) => families.reduce((n, f) => n + f.members.length ** 2, 0);
 

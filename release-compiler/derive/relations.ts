@@ -14,7 +14,7 @@ import type { Problems } from "../problems.js";
 import { sortRanges, type ColumnKind, type Engine, type RowTable, type SortedRows } from "../engine.js";
 import type { FamilyBuild } from "./hogs.js";
 import { threadsAlways } from "../workers.js";
-import { deriveFamilyPairsInWorkers, memberPairs, WORKER_PAIRS_FROM } from "./pair-workers.js";
+import { deriveFamilyPairsInWorkers, memberPairs, WORKER_ALIGNED_PAIRS_FROM, WORKER_PAIRS_FROM } from "./pair-workers.js";
 import { forEachFamilyPair } from "./pairs.js";
 
 const CODE = new Map<string, number>(REL_TYPES.map((t, i) => [t, i]));
@@ -128,7 +128,7 @@ export async function deriveRelations(
     spill.add(a, b, code, distance, score);
   };
   for (let i = 0; i < given.length; i++) add(given.e1[i], given.e2[i], given.code[i], given.distance[i], given.score[i]);
-  if ((context.jobs ?? 1) > 1 && families.length > 1 && context.workerRows && (memberPairs(families) >= WORKER_PAIRS_FROM || threadsAlways())) {
+  if ((context.jobs ?? 1) > 1 && families.length > 1 && context.workerRows && (memberPairs(families) >= (measure ? WORKER_ALIGNED_PAIRS_FROM : WORKER_PAIRS_FROM) || threadsAlways())) {
     const entries = Array.from({ length: context.proteinCount }, (_, i) => i + 1);
     const written = await deriveFamilyPairsInWorkers(families, {
       jobs: context.jobs!,
