@@ -11,7 +11,7 @@ import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
 import { compileStages } from "./at-scale.js";
 import { RELATION_PARTS, relationPart, TASK_NAMES, TASKS, tasksToStart, threadsOf, type TaskName } from "../release-compiler/tasks.js";
-import { PUT_RELATIONS_TOGETHER, relationsPartStage, SIMILAR_PROFILES_STAGE } from "../release-compiler/write/release.js";
+import { PUT_RELATIONS_TOGETHER, relationsPartStage, SCORE_PROFILES_STAGE, SIMILAR_PROFILES_STAGE } from "../release-compiler/write/release.js";
 import { PACK_BYTES } from "../release-compiler/write/packs.js";
 import { releaseSize, treeNamed, type TreeSize } from "./release-size.js";
 
@@ -256,6 +256,7 @@ const TASK_OF_STAGE: Record<string, TaskName | "release"> = {
   "write sequence index": "sequence-index",
   "write cross-reference search": "xref-search",
   "write the other tables and indexes": "indexes",
+  [SCORE_PROFILES_STAGE]: "profiles",
   [SIMILAR_PROFILES_STAGE]: "profiles",
   "put the release together": "release",
 };
@@ -269,7 +270,7 @@ const PART_STAGE = new RegExp(`^${relationsPartStage(0).replace("0", "(\\d+)")}$
 
 /** What a stage's work grows with: the pair rows, the square of the families (over the genomes: the similar profiles), or the proteins. */
 const growsWith = (name: string): keyof typeof GROWS_WITH =>
-  ["pairwise relations", "write relations and pairs", PUT_RELATIONS_TOGETHER].includes(name) || PART_STAGE.test(name) ? "pairs" : name === SIMILAR_PROFILES_STAGE ? "profiles" : "proteins";
+  ["pairwise relations", "write relations and pairs", PUT_RELATIONS_TOGETHER].includes(name) || PART_STAGE.test(name) ? "pairs" : name === SCORE_PROFILES_STAGE ? "profiles" : "proteins";
 const GROWS_WITH = { pairs: "pair rows", profiles: "families² / genomes", proteins: "proteins" };
 /**
  * The seconds the tasks take side by side on `cores`, started by the rule task-processes.ts

@@ -273,6 +273,8 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
 }
 
 export const SIMILAR_PROFILES_STAGE = "write similar genome profiles";
+/** The profiles' scoring, a stage line of its own: its work grows with the square of the families, the writing with the families. */
+export const SCORE_PROFILES_STAGE = "score similar genome profiles";
 
 /**
  * Each family's genome profile and the families most alike (derive/profiles.ts): a task of its
@@ -282,6 +284,7 @@ export const SIMILAR_PROFILES_STAGE = "write similar genome profiles";
 export async function writeProfiles({ b, packs, stage, jobs }: WriteContext) {
   const genomeOf = (e: number) => b.proteins.genome[e - 1];
   const familyProfiles = await similarProfiles(b.families, genomeOf, jobs);
+  stage.done(SCORE_PROFILES_STAGE);
   const profiles = writeTable<FamilyProfile>(packs, b.families.length, LAYOUT.profilesChunkBytes, (f) => familyProfiles[f]);
   stage.done(SIMILAR_PROFILES_STAGE);
   return { profiles };
