@@ -33,11 +33,10 @@ export interface HogIdCards {
 
 /**
  * The cards of every HOG id of a family, its root's first, then by the first node of each id in
- * tree order: the rows from `firstRow` on, in that order.
+ * tree order; `rowOf` gives each id's cards' row (the writer's numbering), which the cards name.
  */
-export function familyHogCards(f: FamilyRow, release: HogLevelsContext, firstRow: number): HogIdCards[] {
+export function familyHogCards(f: FamilyRow, release: HogLevelsContext, rowOf: (id: string) => number): HogIdCards[] {
   const { taxonomy } = release.manifest;
-  const rowOf = new Map(hogIdsOf(f).map((id, k) => [id, firstRow + k]));
   // A node's record costs a walk of its subtree (its children): each is made once, however many cards list it.
   const made = new Map<string, Made>();
   const record = (h: OnLevel, level: number): Made => {
@@ -62,7 +61,7 @@ export function familyHogCards(f: FamilyRow, release: HogLevelsContext, firstRow
     const named = [...ids.keys()].map((id): [string, number[], number] => {
       let levels = levelsOf.get(id);
       if (!levels) levelsOf.set(id, (levels = levelsOfId(f, id, taxonomy)));
-      return [id, levels, rowOf.get(id)!];
+      return [id, levels, rowOf(id)];
     });
     return { family: f.family, rootId: f.rootId, rootHog: f.rootHog, description: f.description, firstMember: f.firstMember, ids: named, records: rows };
   };

@@ -377,7 +377,7 @@ function writeHogCards(b: ReleaseBuild, packs: PackWriter, descriptions: string[
     // The family's row as the worker decodes it (its summaries aside): what the cards are made from.
     const row = familyRow(f, descriptions[f.index - 1], firstMember[f.index - 1], null);
     const root = hogCards.rows;
-    for (const { id, card, levelCard } of familyHogCards(row, context, root)) {
+    for (const { id, card, levelCard } of familyHogCards(row, context, (id) => cardRows.get(id)![0])) {
       if (places.get(id) !== f.index) throw new Error(`HOG id ${id} of family ${f.index} is not that family's in the HOG id index`);
       if (cardRows.get(id)?.[0] !== hogCards.rows || cardRows.get(id)?.[1] !== root) throw new Error(`HOG id ${id}'s cards are not in the rows the proteins name`);
       places.set(id, [f.index, hogCards.rows, root]);
