@@ -22,6 +22,13 @@ export class Problems {
     this.warnings.push({ file, line, message });
   }
 
+  /** Adds another collection's problems and warnings after these (work done alongside, reported in a fixed order). */
+  append(other: Problems): void {
+    // One at a time: a spread of a million problems would overflow the stack.
+    for (const p of other.list) this.list.push(p);
+    for (const w of other.warnings) this.warnings.push(w);
+  }
+
   get count(): number {
     return this.list.length;
   }
