@@ -274,23 +274,25 @@ const growsWith = (name: string): keyof typeof GROWS_WITH =>
 const GROWS_WITH = { pairs: "pair rows", profiles: "families² / genomes", proteins: "proteins" };
 /**
  * The seconds the tasks take side by side on `cores`, started by the rule task-processes.ts
- * starts them by (tasksToStart).
+ * starts them by (tasksToStart). A task on every thread that starts with fewer threads free
+ * than the cores is counted as running on those it holds (its threads share the others' cores).
  */
-function sideBySideSchedule(seconds: (name: TaskName) => number, cores: number): number {
+function sideBySideSchedule(seconds: (name: TaskName, threads: number) => number, cores: number): number {
   const waiting = [...TASK_NAMES];
-  const running: Array<{ name: TaskName; end: number }> = [];
+  const running: Array<{ name: TaskName; end: number; holds: number }> = [];
   const finished = new Set<TaskName>();
   let now = 0;
   let free = cores;
   while (waiting.length || running.length) {
-    for (const name of tasksToStart(waiting, (need) => finished.has(need), free, cores)) {
-      free -= threadsOf(name, cores);
-      running.push({ name, end: now + seconds(name) });
+    const allRunning = running.some(({ name }) => TASKS[name].threads === "all");
+    for (const { name, holds } of tasksToStart(waiting, (need) => finished.has(need), free, cores, allRunning)) {
+      free -= holds;
+      running.push({ name, end: now + seconds(name, holds), holds });
     }
     running.sort((a, b) => a.end - b.end);
     const next = running.shift()!;
     now = next.end;
-    free += threadsOf(next.name, cores);
+    free += next.holds;
     finished.add(next.name);
   }
   return now;
@@ -318,7 +320,8 @@ function stageProjection(logFile: string, growth: { proteins: number; pairs: num
     const oneCore = scaled * (busy + (1 - busy) * MEASURED_JOBS);
     const task = taskOfStage(name);
     const threads = task === "release" ? 1 : threadsOf(task, TARGET_CORES);
-    return { name, task, seconds, busy: mainBusy, oneCore, threads, onMany: Math.max(scaled * busy, oneCore / threads) };
+    const onThreads = (n: number) => Math.max(scaled * busy, oneCore / n);
+    return { name, task, seconds, busy: mainBusy, oneCore, threads, onMany: onThreads(threads), onThreads };
   });
   if (!stages.length) return [];
   const hours = (s: number) => (s / 3600).toFixed(1);
@@ -326,7 +329,8 @@ function stageProjection(logFile: string, growth: { proteins: number; pairs: num
   for (const st of stages) taskTime.set(st.task, (taskTime.get(st.task) ?? 0) + st.onMany);
   const time = (name: string) => taskTime.get(name) ?? 0;
   const release = time("release");
-  const machine = sideBySideSchedule(time, TARGET_CORES) + release;
+  const timeOn = (name: TaskName, threads: number) => stages.filter((st) => st.task === name).reduce((sum, st) => sum + st.onThreads(threads), 0);
+  const machine = sideBySideSchedule(timeOn, TARGET_CORES) + release;
   const slowest = [...taskTime].filter(([name]) => name !== "release").sort((a, b) => b[1] - a[1]);
   // On a cluster, each task a Snakemake job on a machine of its own: a task starts once those it needs have finished.
   const finish = new Map<string, number>();

@@ -4,8 +4,10 @@
  * `npm run compile -- --jobs N` keeps N cores busy with tasks that do not need each other (the
  * family tables beside the cross-reference search, say), where one process ran them one after
  * another. A task starts once the tasks it needs have finished and its threads are free: a task
- * with worker threads and the row engine's sorts (`threads: "all"`) takes every job, a part of
- * the relations a few, one that builds rows on its main thread takes one; the row engine's memory is shared out likewise.
+ * with worker threads (`threads: "all"`) runs on every job once one is free, a part of the
+ * relations takes a few, one that builds rows on its main thread takes one (tasks.ts,
+ * tasksToStart); the memory budget is shared out by the threads a task runs with (only the
+ * relations parts' row engine and the sequence index hold to it).
  * Child processes rather than worker threads, because a task holds the columns of the derived
  * release it reads (gigabytes at scale) in a heap of its own, and is the same program a
  * workflow runs on another machine. Each child prints its stage lines, passed on as they come;
@@ -15,7 +17,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { resolve } from "node:path";
 import { getHeapStatistics } from "node:v8";
-import { tasksToStart, threadsOf, type TaskName } from "./tasks.js";
+import { TASKS, tasksToStart, type TaskName } from "./tasks.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const CLI = resolve(ROOT, "release-compiler/cli.ts");
@@ -45,20 +47,20 @@ export interface TaskProcessOptions {
 /** Runs every task of `names` that has not finished, side by side as their needs and the jobs allow. */
 export async function runTasksSideBySide(names: readonly TaskName[], options: TaskProcessOptions): Promise<void> {
   const { jobs, isDone } = options;
-  const threads = (name: TaskName) => threadsOf(name, jobs);
   const waiting = names.filter((name) => !isDone(name));
-  const running = new Map<TaskName, { child: ChildProcess; ended: Promise<TaskName> }>();
+  const running = new Map<TaskName, { child: ChildProcess; ended: Promise<TaskName>; holds: number }>();
   let free = jobs;
   try {
     while (waiting.length || running.size) {
-      for (const name of tasksToStart(waiting, isDone, free, jobs)) {
-        free -= threads(name);
-        running.set(name, startTask(name, threads(name), options));
+      const allRunning = [...running.keys()].some((name) => TASKS[name].threads === "all");
+      for (const { name, threads, holds } of tasksToStart(waiting, isDone, free, jobs, allRunning)) {
+        free -= holds;
+        running.set(name, { ...startTask(name, threads, options), holds });
       }
       if (!running.size) throw new Error(`tasks ${waiting.join(", ")} cannot start: the tasks they need did not finish`);
       const ended = await Promise.race([...running.values()].map((r) => r.ended));
+      free += running.get(ended)!.holds;
       running.delete(ended);
-      free += threads(ended);
     }
   } finally {
     // A failure stops the tasks still running; what they finished stays finished.
