@@ -109,7 +109,7 @@ function searchRows(p: ProteinTable, annotationAt: (index: number) => Annotation
  * rows holding it, and its postings, the rows' numbers as encodePostings writes them, at
  * [postingsFrom, postingsTo) of `postings` (from -1 for a common gram, which keeps its count alone).
  */
-interface Grams {
+export interface Grams {
   keys: string[];
   counts: GrowingInts;
   postingsFrom: GrowingInts;
@@ -135,7 +135,7 @@ const SYMBOL_FACTOR = 2 ** 21;
  * strings took most of a million proteins' search index (~40 s, a quarter of it collecting
  * the garbage); this does the same with no allocation per start.
  */
-function gramPostings(rowCount: number, lowerAt: (row: number) => string, layout: { maxHits: number; maxGram: number }): Grams {
+export function gramPostings(rowCount: number, lowerAt: (row: number) => string, layout: { maxHits: number; maxGram: number }): Grams {
   const { symbols, rowStart, codePoints } = symbolsOf(rowCount, lowerAt);
   const keyAt = (at: number, k: number) => String.fromCodePoint(...Array.from(symbols.subarray(at, at + k), (x) => codePoints[x]));
   // Bigrams: numbered so that trigrams can be keyed by a bigram's number and a symbol.
@@ -277,7 +277,7 @@ function slotOf(key: number, mask: number): number {
 }
 
 /** A byte buffer that grows as it is written: `room(n)` before writing n bytes at `length`. */
-class GrowingBytes {
+export class GrowingBytes {
   values = new Uint8Array(64 * 1024);
   length = 0;
 
@@ -290,7 +290,7 @@ class GrowingBytes {
 }
 
 /** An Int32Array that grows as numbers are pushed; `values` may be longer than `length`. */
-class GrowingInts {
+export class GrowingInts {
   values = new Int32Array(1024);
   length = 0;
 
