@@ -23,6 +23,7 @@ import { FORMAT_VERSION, SPECIATION, type FamilyRow } from "../release-format/fo
 import { PAGE_ENTRIES, ROOT_ENTRIES } from "../release-format/directory.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
 import { readStageLines } from "../release-compiler/stages.js";
+import { COMPILER_NODE_FLAGS } from "../release-compiler/task-processes.js";
 import { LOAD_DERIVED_STAGE, SIDE_BY_SIDE_STAGE } from "../release-compiler/compile.js";
 import { compilerSourceHash, RELATION_PARTS } from "../release-compiler/tasks.js";
 import { kib } from "./load.js";
@@ -80,7 +81,7 @@ export async function atScaleBasis(): Promise<{ dir: string; proteins: number; p
 async function compileMeasured(out: string, flags: string[], log: (line: string) => void): Promise<CompileFigures> {
   rmSync(out, { recursive: true, force: true });
   log(`compiling (a child process with a 20 GB heap, ${flags.join(" ")})…`);
-  const run = await runMeasured(process.execPath, ["--max-old-space-size=20000", "--import", "tsx", resolve(ROOT, "release-compiler/cli.ts"), "--config", resolve(INPUT, "release.json"), "--out", out, "--verbose", ...flags], {
+  const run = await runMeasured(process.execPath, ["--max-old-space-size=20000", ...COMPILER_NODE_FLAGS, "--import", "tsx", resolve(ROOT, "release-compiler/cli.ts"), "--config", resolve(INPUT, "release.json"), "--out", out, "--verbose", ...flags], {
     cwd: ROOT,
     tree: true,
     scratchOf: (pid) => compileScratch(out, pid),

@@ -18,6 +18,7 @@ import { resolve } from "node:path";
 import { Unpackr } from "msgpackr";
 import { openReleaseFolder, readManifestFile } from "../release-compiler/local/folder-storage.js";
 import { readStageLines } from "../release-compiler/stages.js";
+import { COMPILER_NODE_FLAGS } from "../release-compiler/task-processes.js";
 import { compileScratch, runMeasured } from "./measured-run.js";
 import { releaseSize } from "./release-size.js";
 
@@ -127,7 +128,7 @@ export async function alignJobsBenchmark(log: (line: string) => void): Promise<s
     rmSync(out, { recursive: true, force: true });
     log(`compiling ${size.label} with --align-pairs, --jobs ${jobs}…`);
     const cli = [resolve(ROOT, "release-compiler/cli.ts"), "--config", resolve(input, "release.json"), "--out", out, "--align-pairs", "--jobs", String(jobs), "--memory", ENGINE_MEMORY];
-    const run = await runMeasured(process.execPath, [`--max-old-space-size=${HEAP_MB}`, "--import", "tsx", ...cli], { cwd: ROOT });
+    const run = await runMeasured(process.execPath, [`--max-old-space-size=${HEAP_MB}`, ...COMPILER_NODE_FLAGS, "--import", "tsx", ...cli], { cwd: ROOT });
     if (run.code !== 0) throw new Error(`aligned compile failed (${run.code}):\n${run.output}`);
     const stage = readStageLines(run.output).find((line) => line.name === "pairwise relations")?.seconds ?? NaN;
     runs.push({ jobs, seconds: run.seconds, stage, peakMb: run.peakKb / 1024, manifest: readFileSync(resolve(out, "manifest.json"), "utf8"), proteins: (await openReleaseFolder(out)).manifest.counts.proteins });

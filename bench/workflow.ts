@@ -19,6 +19,7 @@ import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
 import { readStageLines } from "../release-compiler/stages.js";
 import { partOf, TASK_NAMES } from "../release-compiler/tasks.js";
 import { SIDE_BY_SIDE_STAGE } from "../release-compiler/compile.js";
+import { COMPILER_NODE_FLAGS } from "../release-compiler/task-processes.js";
 import { compileScratch, runMeasured, type MeasuredRun } from "./measured-run.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -39,6 +40,7 @@ interface Run {
 
 const cli = (out: string, extra: string[] = []) => [
   `--max-old-space-size=${HEAP_MB}`,
+  ...COMPILER_NODE_FLAGS,
   "--import",
   "tsx",
   resolve(ROOT, "release-compiler/cli.ts"),

@@ -30,6 +30,15 @@ const CLI = resolve(ROOT, "release-compiler/cli.ts");
  */
 export const TASK_OF_PARENT = "ORTH_COMPILE_TASK_OF_PARENT";
 
+/**
+ * Node flags of every compiler process (`npm run compile`, these tasks, the workflow's jobs):
+ * young-generation semi-spaces of 64 MB instead of 16. A writing task builds millions of rows
+ * that live a few milliseconds beside a heap of gigabytes; with the default, scavenges took a
+ * third of its time (1M proteins, protein tables: 781 scavenges, 9.8 s; with 64 MB 232, 5.0 s;
+ * the task 28.3 / 25.5 s → 20.7 / 22.4 s, for ~100 MB more resident).
+ */
+export const COMPILER_NODE_FLAGS = ["--max-semi-space-size=64"];
+
 /** Lines of a failed child's output kept for the error. */
 const TAIL_LINES = 40;
 
@@ -77,7 +86,7 @@ function startTask(name: TaskName, threads: number, options: TaskProcessOptions)
   const heapMb = Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20);
   const child = spawn(
     process.execPath,
-    [`--max-old-space-size=${heapMb}`, "--import", "tsx", CLI, ...options.args, "--task", name, "--jobs", String(threads), "--memory", String(memory)],
+    [`--max-old-space-size=${heapMb}`, ...COMPILER_NODE_FLAGS, "--import", "tsx", CLI, ...options.args, "--task", name, "--jobs", String(threads), "--memory", String(memory)],
     // Its stdin stays open and unwritten: when this process dies, the pipe closes and the task stops (cli.ts, TASK_OF_PARENT).
     { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, [TASK_OF_PARENT]: options.inputsHash } },
   );

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { COMPILER_NODE_FLAGS } from "../../release-compiler/task-processes.js";
 import { partOf, RELATION_PARTS, TASK_NAMES } from "../../release-compiler/tasks.js";
 import { TEST_BUILD } from "../build-dir.js";
 import { hasSharedData, warnWithoutSharedData } from "../shared-data.js";
@@ -58,6 +59,16 @@ describe("the Snakemake workflow", () => {
     expectSameRelease(await snakemake(join(ROOT, "test/fixtures/orthofinder-mycoplasmoides-3.1.release.json"), false), join(TEST_BUILD, "orthofinder31"));
     // Two workflows of ~16 jobs each, every job a process of its own: ~45 s on two idle cores.
   }, 300_000);
+});
+
+describe("the compiler's node flags", () => {
+  it("are those of npm run compile, its tasks side by side and the workflow's jobs", () => {
+    const script = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts.compile;
+    const snakefile = readFileSync(join(ROOT, "workflow/Snakefile"), "utf8");
+    expect(COMPILER_NODE_FLAGS.length).toBeGreaterThan(0);
+    expect(script.split(" ").slice(1, -1)).toEqual(COMPILER_NODE_FLAGS);
+    expect(snakefile).toContain(`NODE_FLAGS = [${COMPILER_NODE_FLAGS.map((f) => `"${f}"`).join(", ")}]`);
+  });
 });
 
 describe("npm run compile -- --task", () => {
