@@ -17,6 +17,7 @@ import { forEachKmer, KMER_LENGTH } from "../../release-format/kmers.js";
 import { writeVarint } from "../../release-format/varint.js";
 import { sortRanges } from "../engine.js";
 import { runTasksInOrder } from "../workers.js";
+import { appendGaps, GrowingBytes } from "./growing.js";
 import type { PackWriter, TreeWriter } from "./packs.js";
 
 /** Target size of a shard: one read of a query k-mer. */
@@ -181,36 +182,24 @@ export async function writeSequenceIndex(
 class ShardCutter {
   private codes: number[] = [];
   private counts: number[] = [];
-  private gaps = new Uint8Array(SEQUENCE_SHARD_BYTES);
-  private gapBytes = 0;
+  private gaps = new GrowingBytes(SEQUENCE_SHARD_BYTES);
   private bytes = 0;
 
   constructor(readonly tree: TreeWriter<number>) {}
 
   add(code: number, entries: Int32Array): void {
     // The gaps are written at once; in the rare case they close the shard, they move to the next.
-    const room = this.gapBytes + 5 * entries.length;
-    if (room > this.gaps.length) {
-      const grown = new Uint8Array(Math.max(2 * this.gaps.length, room));
-      grown.set(this.gaps.subarray(0, this.gapBytes));
-      this.gaps = grown;
-    }
-    const begin = this.gapBytes;
-    let end = begin;
-    let previous = 0;
-    for (const e of entries) {
-      end = writeVarint(this.gaps, end, e - previous);
-      previous = e;
-    }
-    const size = 2 + end - begin;
+    const begin = this.gaps.length;
+    appendGaps(this.gaps, entries);
+    const size = 2 + this.gaps.length - begin;
     if (this.bytes + size > SEQUENCE_SHARD_BYTES && this.codes.length) {
-      const gaps = this.gaps.slice(begin, end);
-      this.gapBytes = begin;
+      const moved = this.gaps.values.slice(begin, this.gaps.length);
+      this.gaps.length = begin;
       this.flush();
-      this.gaps.set(gaps);
-      end = gaps.length;
+      this.gaps.room(moved.length);
+      this.gaps.values.set(moved);
+      this.gaps.length = moved.length;
     }
-    this.gapBytes = end;
     this.codes.push(code);
     this.counts.push(entries.length);
     this.bytes += size;
@@ -223,12 +212,12 @@ class ShardCutter {
       firstCode: codes[0],
       codes: encode(codes.map((c, i) => c - (i ? codes[i - 1] : codes[0])), codes.length * 4),
       counts: encode(this.counts, codes.length * 5),
-      entries: this.gaps.slice(0, this.gapBytes),
+      entries: this.gaps.values.slice(0, this.gaps.length),
     };
     this.tree.add(codes[0], shard);
     this.codes = [];
     this.counts = [];
-    this.gapBytes = 0;
+    this.gaps.length = 0;
     this.bytes = 0;
   }
 }

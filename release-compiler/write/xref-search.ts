@@ -13,9 +13,9 @@ import {
   type XrefSearchRef,
   type XrefSearchRow,
 } from "../../release-format/format.js";
-import { writeVarint } from "../../release-format/varint.js";
 import { xrefsOf } from "../../release-format/xrefs.js";
 import type { ProteinTable } from "../derive/proteins.js";
+import { appendGaps, GrowingBytes, GrowingInts } from "./growing.js";
 import type { PackWriter } from "./packs.js";
 import { writeTable } from "./tables.js";
 
@@ -106,7 +106,7 @@ function searchRows(p: ProteinTable, annotationAt: (index: number) => Annotation
 
 /**
  * Every gram (millions in a large release: parallel columns, not an object each): its key, the
- * rows holding it, and its postings, the rows' numbers as encodePostings writes them, at
+ * rows holding it, and its postings, the rows' numbers as varint gaps (growing.ts, appendGaps), at
  * [postingsFrom, postingsTo) of `postings` (from -1 for a common gram, which keeps its count alone).
  */
 export interface Grams {
@@ -197,7 +197,7 @@ export function gramPostings(rowCount: number, lowerAt: (row: number) => string,
       out.keys.push(keyAt(firstAt.values[g], k));
       out.counts.push(counts.values[g]);
       out.postingsFrom.push(isCommon[g] ? -1 : out.postings.length);
-      if (!isCommon[g]) encodePostings(rows.subarray(begin[g], begin[g + 1]), out.postings);
+      if (!isCommon[g]) appendGaps(out.postings, rows.subarray(begin[g], begin[g + 1]));
       out.postingsTo.push(out.postings.length);
     }
     if (!isCommon.includes(1) || k === layout.maxGram) break;
@@ -276,43 +276,6 @@ function slotOf(key: number, mask: number): number {
   return (h ^ (h >>> 16)) & mask;
 }
 
-/** A byte buffer that grows as it is written: `room(n)` before writing n bytes at `length`. */
-export class GrowingBytes {
-  values = new Uint8Array(64 * 1024);
-  length = 0;
-
-  room(bytes: number): void {
-    if (this.length + bytes <= this.values.length) return;
-    const grown = new Uint8Array(Math.max(2 * this.values.length, this.length + bytes));
-    grown.set(this.values.subarray(0, this.length));
-    this.values = grown;
-  }
-}
-
-/** An Int32Array that grows as numbers are pushed; `values` may be longer than `length`. */
-export class GrowingInts {
-  values = new Int32Array(1024);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.values.length) {
-      const grown = new Int32Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[this.length++] = value;
-  }
-}
-
-/** Unsigned LEB128 varints of the gaps between ascending row numbers (the first from 0), appended to `out`. */
-function encodePostings(rows: Int32Array, out: GrowingBytes): void {
-  let last = 0;
-  for (const r of rows) {
-    out.room(5);
-    out.length = writeVarint(out.values, out.length, r - last);
-    last = r;
-  }
-}
 
 /** Gram leaves in gram order, each closed once its postings reach `leafBytes`. */
 function writeGramLeaves(packs: PackWriter, grams: Grams, leafBytes: number): XrefSearchRef["grams"] {

@@ -116,7 +116,7 @@ async function probe(grams: GramReader, ref: XrefSearchRef, q: string[], start: 
 }
 
 /** Row numbers of a postings list (LEB128 gaps). */
-function decodePostings(bytes: Uint8Array): number[] {
+export function decodePostings(bytes: Uint8Array): number[] {
   const out: number[] = [];
   let row = 0;
   let gap = 0;

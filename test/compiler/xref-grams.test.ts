@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { gramPostings } from "../../release-compiler/write/xref-search.js";
+import { decodePostings } from "../../src/release/xref-search.js";
 
 function definition(rows: string[], maxHits: number, maxGram: number) {
   const points = rows.map((row) => Array.from(row));
@@ -30,30 +31,13 @@ function definition(rows: string[], maxHits: number, maxGram: number) {
   return out;
 }
 
-/** The grams as gramPostings gives them, their postings decoded (varint gaps). */
+/** The grams as gramPostings gives them, their postings decoded as the worker decodes them. */
 function computed(rows: string[], maxHits: number, maxGram: number) {
   const g = gramPostings(rows.length, (row) => rows[row], { maxHits, maxGram });
   const out = new Map<string, { count: number; rows: number[] | null }>();
   g.keys.forEach((key, i) => {
     const from = g.postingsFrom.values[i];
-    let decoded: number[] | null = null;
-    if (from >= 0) {
-      decoded = [];
-      let last = 0;
-      let value = 0;
-      let shift = 1;
-      for (let at = from; at < g.postingsTo.values[i]; at++) {
-        const byte = g.postings.values[at];
-        value += (byte & 0x7f) * shift;
-        shift *= 0x80;
-        if (byte < 0x80) {
-          last += value;
-          decoded.push(last);
-          value = 0;
-          shift = 1;
-        }
-      }
-    }
+    const decoded = from < 0 ? null : decodePostings(g.postings.values.subarray(from, g.postingsTo.values[i]));
     out.set(key, { count: g.counts.values[i], rows: decoded });
   });
   expect(out.size).toBe(g.keys.length); // each gram once

@@ -1,0 +1,48 @@
+/**
+ * Typed arrays that grow as they are written, and ascending numbers written into one as varint
+ * gaps (the postings of the sequence index and of the cross-reference search): millions of
+ * numbers a task, where an array of numbers costs eight bytes and more each.
+ */
+import { writeVarint } from "../../release-format/varint.js";
+
+/** A byte buffer that grows as it is written: `room(n)` before writing n bytes at `length`. */
+export class GrowingBytes {
+  values: Uint8Array;
+  length = 0;
+
+  constructor(initial = 64 * 1024) {
+    this.values = new Uint8Array(initial);
+  }
+
+  room(bytes: number): void {
+    if (this.length + bytes <= this.values.length) return;
+    const grown = new Uint8Array(Math.max(2 * this.values.length, this.length + bytes));
+    grown.set(this.values.subarray(0, this.length));
+    this.values = grown;
+  }
+}
+
+/** An Int32Array that grows as numbers are pushed; `values` may be longer than `length`. */
+export class GrowingInts {
+  values = new Int32Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Int32Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = value;
+  }
+}
+
+/** Appends ascending numbers as unsigned LEB128 varints of their gaps (the first from 0). */
+export function appendGaps(out: GrowingBytes, ascending: ArrayLike<number>): void {
+  out.room(5 * ascending.length);
+  let last = 0;
+  for (let i = 0; i < ascending.length; i++) {
+    out.length = writeVarint(out.values, out.length, ascending[i] - last);
+    last = ascending[i];
+  }
+}
