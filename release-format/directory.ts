@@ -5,7 +5,7 @@
  * (src/release/release.ts); both use these helpers, so an entry means the same on both sides.
  */
 import { bucketOf } from "./slots.js";
-import { HASH_BYTES, type ChunkRef, type ChunkTree, type DirectoryPage, type Manifest, type ReleaseHeader } from "./format.js";
+import { HASH_BYTES, type ChunkRef, type ChunkTree, type DirectoryPage, type Manifest, type ReleaseHeader, type RowChunk, type TableRef } from "./format.js";
 
 /**
  * Entries of a directory page below the root: about 30 bytes an entry, so ~7.5 kB a page (a
@@ -45,6 +45,12 @@ export function entryCovering<Start extends number | string>(page: DirectoryPage
 /** The byte range and hash of entry `i` of a page. */
 export function entryRef(page: DirectoryPage, i: number): ChunkRef {
   return [page.packs[page.pack[i]], page.offsets[i], page.lengths[i], hashHex(page.hashes, i * HASH_BYTES)];
+}
+
+/** The ChunkRef of a RowChunk of `table`; undefined where the table names no such pack. */
+export function rowChunkRef(table: TableRef<unknown>, [, pack, offset, length, hash]: RowChunk): ChunkRef | undefined {
+  const name = table.packs?.[pack];
+  return name === undefined || hash.length !== HASH_BYTES ? undefined : [name, offset, length, hashHex(hash, 0)];
 }
 
 /** Chunks of run `i` of a slotted tree (release-format/slots.ts). */

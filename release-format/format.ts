@@ -10,7 +10,7 @@
  * every byte read is checked against a hash the manifest chain vouches for.
  */
 
-export const FORMAT_VERSION = 9;
+export const FORMAT_VERSION = 10;
 
 /** Hex digits of the SHA-256 that name a pack and check a chunk (128 bits). */
 export const HASH_HEX_LENGTH = 32;
@@ -241,9 +241,21 @@ export interface GenomeDetail {
 export interface TableRef<Row> {
   rows: number;
   tree: ChunkTree<number>;
+  /**
+   * The packs of the table's chunks, in the order it wrote them: present on a table whose
+   * chunks other rows name directly (RowChunk: the HOG cards), by their place in this list.
+   */
+  packs?: string[];
   /** Phantom field carrying the row type; never present at run time. */
   readonly __row?: Row;
 }
+
+/**
+ * A chunk of a table named where a row is needed, so that no directory page is read to find it:
+ * `[its first row, its pack's place in the table's \`packs\`, byte offset, byte length, hash
+ * (HASH_BYTES)]`. The chunk naming it vouches for it, as a directory page does for its entries.
+ */
+export type RowChunk = [firstRow: number, pack: number, offset: number, length: number, hash: Uint8Array];
 
 /** Chunk content of a table: consecutive rows from `firstRow`. */
 export interface TableShard<Row> {
@@ -556,25 +568,39 @@ export type GeneTreeRow = [string, string] | null;
 /**
  * What an alias names: `[family index, HOG id, level index]`, the HOG of that id on that level
  * (the level a HOG route takes when its request gives none), followed in a family with HOG
- * cards by the rows of the id's card and of its family root's (as HogPlace).
+ * cards by what HogPlace names after the family (card rows and their chunks).
  */
-export type HogAlias = [number, string, number] | [number, string, number, number, number];
+export type HogAlias = [number, string, number] | [number, string, number, ...CardPlace];
 
 /**
- * Where a HOG id is: its family index; in a family with HOG cards `[family index, row of the
- * id's cards, row of its family root's cards]` (`tables.hogCards`, `tables.hogLevelCards`).
+ * Where a HOG id's cards are, in a family with HOG cards: `[row of the id's cards, row of its
+ * family root's cards, the hogCards chunk of its card, the hogLevelCards chunk of its level
+ * card, the hogCards chunk of its root's card]` (RowChunk: read with no directory page).
  */
-export type HogPlace = number | [number, number, number];
+export type CardPlace = [card: number, root: number, cardChunk: RowChunk, levelChunk: RowChunk, rootChunk: RowChunk];
 
-/** The card rows of a HOG id in a family with HOG cards (HogPlace). */
+/** Where a HOG id is: its family index; in a family with HOG cards `[family index, ...CardPlace]`. */
+export type HogPlace = number | [number, ...CardPlace];
+
+/**
+ * The card rows of a HOG id in a family with HOG cards, and where the index named their chunks
+ * (absent where the rows come from a protein's row: its proteins chunk is written beside the
+ * cards, not after them).
+ */
 export interface HogCardRows {
   card: number;
   root: number;
+  chunks?: { card: RowChunk; level: RowChunk; root: RowChunk };
+}
+
+/** The card rows and chunks a CardPlace names. */
+export function cardRows([card, root, cardChunk, levelChunk, rootChunk]: CardPlace): HogCardRows {
+  return { card, root, chunks: { card: cardChunk, level: levelChunk, root: rootChunk } };
 }
 
 /** The family and the card rows (if any) a HogPlace names. */
 export function hogPlace(place: HogPlace): { family: number; cards?: HogCardRows } {
-  return typeof place === "number" ? { family: place } : { family: place[0], cards: { card: place[1], root: place[2] } };
+  return typeof place === "number" ? { family: place } : { family: place[0], cards: cardRows(place.slice(1) as CardPlace) };
 }
 
 /**
@@ -591,9 +617,11 @@ export interface HogCard {
   /**
    * Every HOG id the records name, with every level it stands on, most ancient first (alternative
    * levels), and its own cards' row: where a level query on a level above the id asked reads an
-   * ancestor's level card (FORMAT.md, "HOG cards").
+   * ancestor's level card (FORMAT.md, "HOG cards"). In a level card, an ancestor of the card's
+   * id (an id it extends) whose level card lies in an earlier chunk adds that chunk; one
+   * without lies in this card's chunk.
    */
-  ids: Array<[string, number[], number]>;
+  ids: Array<[string, number[], number] | [string, number[], number, RowChunk]>;
   /**
    * `[id, level, completeness, parent ids, child ids, members]`, ids as indexes into `ids`,
    * members as runs `[lo, hi, lo, hi, …]` of their tree positions (one run for a node's HOG).

@@ -45,7 +45,7 @@ export interface PackWriter {
    * A new slotted tree (release-format/slots.ts) of `chunks` chunks, added in order, the k-th
    * covering the keys from k × `stride`: its root lists runs of slots, at most `LAYOUT.slottedRootRuns`.
    */
-  slottedTree(stride: number, chunks: number): TreeWriter<number>;
+  slottedTree(stride: number, chunks: number): ChunkWriter<number>;
   /** A new slotted tree written run by run (a hash index: `stride` 0, runs keyed by their first key). */
   slottedRuns<Start extends number | string>(stride: number): SlottedRunWriter<Start>;
   /** One chunk in a pack of its own (the release header). */
@@ -55,7 +55,7 @@ export interface PackWriter {
   readonly written: string[];
 }
 
-export interface TreeWriter<Start extends number | string> {
+export interface ChunkWriter<Start extends number | string> {
   /** Appends a chunk covering the keys from `start` (greater than the previous chunk's). */
   add(start: Start, value: unknown): void;
   /** `add` of a chunk packed already (packChunk), on a worker thread. */
@@ -69,6 +69,15 @@ export interface TreeWriter<Start extends number | string> {
   chunks(): DirectoryPage<Start>;
   /** Closes the tree's packs, writes its pages and returns it. */
   finish(): ChunkTree<Start>;
+}
+
+/** A tree of directory pages, whose chunks' places are known as they are written. */
+export interface TreeWriter<Start extends number | string> extends ChunkWriter<Start> {
+  /** `add`, returning where the chunk lies. */
+  add(start: Start, value: unknown): Placed;
+  addPacked(start: Start, bytes: Uint8Array): Placed;
+  /** The names of the packs this tree's chunks went to, in order (Placed `pack`): once it is finished. */
+  packNames(): string[];
 }
 
 const sha = (bytes: Uint8Array): Buffer => createHash("sha256").update(bytes).digest().subarray(0, HASH_BYTES);
@@ -88,6 +97,14 @@ interface Written {
   hash: Buffer;
 }
 
+/** Where a chunk went before its pack has a name: its pack's place among its tree's packs (RowChunk). */
+export interface Placed {
+  pack: number;
+  offset: number;
+  length: number;
+  hash: Buffer;
+}
+
 interface PackFile {
   name?: string;
 }
@@ -101,6 +118,8 @@ export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWrit
   /** A sequence of packs, appended to one at a time. */
   const packStream = () => {
     let current: { file: PackFile; fd: number; path: string; size: number; hash: ReturnType<typeof createHash> } | undefined;
+    /** Every pack of this stream, in order: a chunk's place names its pack by its index here. */
+    const files: PackFile[] = [];
     const close = () => {
       if (!current) return;
       closeSync(current.fd);
@@ -122,6 +141,7 @@ export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWrit
       if (!current) {
         const path = join(dir, `.writing-${process.pid}-${temporary++}`);
         current = { file: {}, fd: openSync(path, "w"), path, size: 0, hash: createHash("sha256") };
+        files.push(current.file);
       }
       writeSync(current.fd, bytes);
       current.hash.update(bytes);
@@ -131,7 +151,10 @@ export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWrit
       stats.largestChunk = Math.max(stats.largestChunk, chunkBytes);
       return written;
     };
-    return { append, close };
+    /** The place of a chunk `append` wrote, its pack by index among this stream's. */
+    const placed = (w: Written): Placed => ({ pack: files.indexOf(w.pack), offset: w.offset, length: w.length, hash: w.hash });
+    const names = () => files.map((f) => f.name!);
+    return { append, close, placed, names };
   };
 
   const pageOf = <Start extends number | string>(level: number, starts: Start[], entries: Written[]): DirectoryPage<Start> => {
@@ -163,12 +186,15 @@ export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWrit
       let entries: Written[] = [];
       return {
         add(start, value) {
-          this.addPacked(start, packChunk(value));
+          return this.addPacked(start, packChunk(value));
         },
         addPacked(start, bytes) {
+          const written = data.append(bytes);
           starts.push(start);
-          entries.push(data.append(bytes));
+          entries.push(written);
+          return data.placed(written);
         },
+        packNames: data.names,
         addChunks(chunks) {
           const last = starts.at(-1);
           if (last !== undefined && chunks.starts.length && !(chunks.starts[0] > last)) throw new Error(`chunks added from ${chunks.starts[0]} after a chunk from ${last}`);

@@ -8,6 +8,7 @@ import {
   FORMAT_VERSION,
   type AnnotationRow,
   type AnnotationShard,
+  type CardPlace,
   type ChunkRef,
   type GoTerm,
   type FamilyGo,
@@ -24,6 +25,7 @@ import {
   type Manifest,
   type ProteinRow,
   type ProteinSummary,
+  type RowChunk,
   type SequenceRow,
   type TableRef,
 } from "../../release-format/format.js";
@@ -39,7 +41,7 @@ import type { FamilyPlaces, HogFamilies } from "../derive/hog-families.js";
 import type { FamilyBuild } from "../derive/hogs.js";
 import { openGeneTrees, type GeneTreeStore } from "../derive/orthofinder/gene-trees.js";
 import { familyHogCards } from "../derive/hog-cards.js";
-import { hogIdsOf } from "../../release-format/hog-tree.js";
+import { hogIdsOf, isPrefixId } from "../../release-format/hog-tree.js";
 import { hogListRows } from "../derive/hog-list.js";
 import { similarProfiles } from "../derive/profiles.js";
 import { exonPairs, type ProteinTable } from "../derive/proteins.js";
@@ -54,7 +56,7 @@ import { LAYOUT } from "./layout.js";
 import { putRelationPartsTogether, relationParts, writeRelationPart, type RelationPart, type RelationTables } from "./relations.js";
 import { besideOf, chunkList } from "./beside.js";
 import { writeSequenceIndex } from "./sequence-index.js";
-import { tableWriter, writeHashIndex, writeHashIndexOfPairs, writeSlottedTable, writeTable } from "./tables.js";
+import { rowChunkTableWriter, tableWriter, writeHashIndex, writeHashIndexOfPairs, writeSlottedTable, writeTable } from "./tables.js";
 import { writeXrefSearch } from "./xref-search.js";
 
 /** Everything the derivations produce, ready to be written. */
@@ -362,12 +364,14 @@ function hogCardRows(families: FamilyBuild[]): Map<string, [number, number]> {
 
 /**
  * The HOG cards of the families of more than `hogCardsFromNodes` nodes, and where every HOG id
- * is: its family, and the rows of its cards and of its root's (HogPlace); an alias of such an
- * id names those rows too.
+ * is: its family, and the rows and chunks of its cards and of its root's (HogPlace); an alias
+ * of such an id names them too. A level card names the chunks of its id's ancestors' level
+ * cards (written before it: a family's ids come in the order of their first nodes), so a level
+ * query above the id's own levels reads the ancestor's card with no directory page.
  */
 function writeHogCards(b: ReleaseBuild, packs: PackWriter, descriptions: string[]) {
-  const hogCards = tableWriter<HogCard>(packs, LAYOUT.hogCardsChunkBytes);
-  const hogLevelCards = tableWriter<HogCard>(packs, LAYOUT.hogCardsChunkBytes);
+  const hogCards = rowChunkTableWriter<HogCard>(packs, LAYOUT.hogCardsChunkBytes);
+  const hogLevelCards = rowChunkTableWriter<HogCard>(packs, LAYOUT.hogCardsChunkBytes);
   const places = new Map<string, HogPlace>(b.hogIds);
   const context = { manifest: { taxonomy: b.taxonomy }, genomeOfEntry: (e: number) => ({ level: b.taxonomy.genomeLevels[b.proteins.genome[e - 1]] }) };
   const firstMember = firstMembers(b.families);
@@ -380,19 +384,32 @@ function writeHogCards(b: ReleaseBuild, packs: PackWriter, descriptions: string[
     for (const { id, card, levelCard } of familyHogCards(row, context, (id) => cardRows.get(id)![0])) {
       if (places.get(id) !== f.index) throw new Error(`HOG id ${id} of family ${f.index} is not that family's in the HOG id index`);
       if (cardRows.get(id)?.[0] !== hogCards.rows || cardRows.get(id)?.[1] !== root) throw new Error(`HOG id ${id}'s cards are not in the rows the proteins name`);
-      places.set(id, [f.index, hogCards.rows, root]);
       hogCards.push(card);
-      hogLevelCards.push(levelCard);
+      hogLevelCards.push(levelCard, (chunkOf) => withAncestorChunks(levelCard, id, chunkOf));
     }
   }
+  const tables = { hogCards: hogCards.finish(), hogLevelCards: hogLevelCards.finish() };
+  const cardPlace = (row: number, root: number): CardPlace => [row, root, hogCards.chunkOf(row), hogLevelCards.chunkOf(row), hogCards.chunkOf(root)];
+  for (const [id, [row, root]] of cardRows) places.set(id, [places.get(id) as number, ...cardPlace(row, root)]);
   const aliases = (named: Map<string, HogAlias>) =>
     new Map(
       [...named].map(([alias, value]): [string, HogAlias] => {
-        const place = places.get(value[1]);
-        return [alias, typeof place === "object" ? [value[0], value[1], value[2], place[1], place[2]] : value];
+        const rows = cardRows.get(value[1]);
+        return [alias, rows ? [value[0], value[1], value[2], ...cardPlace(...rows)] : value];
       }),
     );
-  return { hogCards: hogCards.finish(), hogLevelCards: hogLevelCards.finish(), places, aliases };
+  return { ...tables, places, aliases };
+}
+
+/** A level card of `id` naming, for each ancestor of `id` it lists, the chunk of the ancestor's level card (none: this card's chunk). */
+function withAncestorChunks(card: HogCard, id: string, chunkOf: (row: number) => RowChunk | undefined): HogCard {
+  const ids = card.ids.map((named): HogCard["ids"][number] => {
+    const [other, levels, row] = named;
+    if (other === id || !isPrefixId(other, id)) return named;
+    const chunk = chunkOf(row);
+    return chunk ? [other, levels, row, chunk] : named;
+  });
+  return { ...card, ids };
 }
 
 /** What the writing tasks wrote, by task. */

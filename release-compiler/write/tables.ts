@@ -5,7 +5,7 @@
  * larger than the target is a chunk of its own. The proteins and the hash indexes are slotted
  * trees instead (release-format/slots.ts): a fixed count of rows or one bucket a chunk.
  */
-import type { HashIndexRef, KeyIndexLeaf, TableRef, TableShard } from "../../release-format/format.js";
+import type { HashIndexRef, KeyIndexLeaf, RowChunk, TableRef, TableShard } from "../../release-format/format.js";
 import { bucketOf } from "../../release-format/slots.js";
 import { LAYOUT } from "./layout.js";
 import { packChunk, type PackWriter } from "./packs.js";
@@ -72,6 +72,69 @@ export function tableWriter<Row>(
     finish() {
       cutter.flush();
       return { rows: cutter.rows, tree: tree.finish() };
+    },
+  };
+}
+
+/**
+ * A table whose chunks rows elsewhere name directly (RowChunk), so that reading one costs no
+ * directory page: the HOG cards, named by the HOG id index and, for a level query above an id's
+ * own levels, by the cards of the ids extending them. Cut as chunkCutter cuts; a row is made
+ * once the chunk it joins is decided, so it can name the chunks of the rows before it.
+ */
+export function rowChunkTableWriter<Row>(packs: PackWriter, chunkBytes: number) {
+  const tree = packs.tree<number>();
+  const chunks: RowChunk[] = [];
+  let open: Row[] = [];
+  let bytes = 0;
+  let count = 0;
+  const flush = () => {
+    if (!open.length) return;
+    const firstRow = count - open.length;
+    const { pack, offset, length, hash } = tree.add(firstRow, { firstRow, rows: open });
+    chunks.push([firstRow, pack, offset, length, hash]);
+    open = [];
+    bytes = 0;
+  };
+  /** The chunk of a row written before: undefined while it is in the open chunk (the chunk of the row being made). */
+  const chunkOf = (row: number): RowChunk | undefined => {
+    if (row < 0 || row >= count) throw new Error(`row ${row} is not written yet (${count} rows are)`);
+    if (row >= count - open.length) return undefined;
+    let lo = 0;
+    let hi = chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (chunks[mid][0] <= row) lo = mid;
+      else hi = mid - 1;
+    }
+    return chunks[lo];
+  };
+  return {
+    /**
+     * Adds the next row: `draft` decides which chunk it joins (a row of `chunkBytes` or more is
+     * one of its own), then `make(chunkOf)` gives the row written, naming earlier rows' chunks.
+     */
+    push(draft: Row, make: (chunkOf: (row: number) => RowChunk | undefined) => Row = () => draft) {
+      if (packChunk(draft).length >= chunkBytes && open.length) flush();
+      const row = make(chunkOf);
+      open.push(row);
+      count++;
+      bytes += packChunk(row).length;
+      if (bytes >= chunkBytes) flush();
+    },
+    /** Rows pushed so far: the next row's number. */
+    get rows() {
+      return count;
+    },
+    /** The chunk of any row, once the table is finished. */
+    chunkOf: (row: number): RowChunk => {
+      if (open.length) throw new Error("the table is not finished");
+      return chunkOf(row)!;
+    },
+    /** Closes the table: its tree, and its packs in order, which RowChunks name. */
+    finish(): TableRef<Row> {
+      flush();
+      return { rows: count, tree: tree.finish(), packs: tree.packNames() };
     },
   };
 }

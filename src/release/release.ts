@@ -4,7 +4,7 @@ import { adjacent, fetchChunks, type ReadCounter } from "./chunks.js";
 import { decodedSize } from "./decoded-size.js";
 import { readObject, type ReleaseStorage } from "./storage.js";
 import { upperBound } from "./sorted.js";
-import { bucketCovering, entryCovering, entryRef, runChunks, slotCovering, slotRef } from "../../release-format/directory.js";
+import { bucketCovering, entryCovering, entryRef, rowChunkRef, runChunks, slotCovering, slotRef } from "../../release-format/directory.js";
 import {
   CURRENT_RELEASE_KEY,
   FORMAT_VERSION,
@@ -22,6 +22,7 @@ import {
   type ReleaseHeader,
   type BesideTable,
   type ProteinShard,
+  type RowChunk,
   type TableRef,
   type TableShard,
 } from "../../release-format/format.js";
@@ -55,6 +56,11 @@ export interface Release {
   /** A genome's chromosomes and gene ranges (its `genomeDetails` row). */
   genomeDetail(genome: GenomeInfo): Promise<GenomeDetail>;
   row<Row>(table: TableRef<Row>, index: number): Promise<Row>;
+  /**
+   * Row `index` of a table from the chunk a RowChunk names (no directory page read), or through
+   * the table's tree without one.
+   */
+  rowIn<Row>(table: TableRef<Row>, index: number, chunk: RowChunk | undefined): Promise<Row>;
   /**
    * Row `index` of a table beside the proteins (BESIDE_TABLES) that protein `entry` needs (its
    * sequence, annotations, relations: index = entry − 1; its family): found through the chunks
@@ -251,6 +257,14 @@ export function releaseView(storage: ReleaseStorage, cache: BlobCache, manifest:
       const found = await chunkAt<TableShard<never>, number>(table.tree, index);
       if (!found || index >= table.rows) throw unavailable(`Row ${index} is outside its table; the release is inconsistent.`);
       return found.value.rows[index - found.value.firstRow];
+    },
+    async rowIn(table, index, at) {
+      if (!at) return this.row(table, index);
+      const ref = rowChunkRef(table, at);
+      const shard = ref && (await chunk<TableShard<never>>(ref));
+      const row = shard && shard.firstRow === at[0] ? shard.rows[index - shard.firstRow] : undefined;
+      if (row === undefined) throw unavailable(`Row ${index} is not in the chunk named for it; the release is inconsistent.`);
+      return row;
     },
     async locateBeside(name, entry, index) {
       const table = manifest.tables[name];

@@ -1,5 +1,5 @@
 import { ApiError, echo, notFound } from "../errors.js";
-import { hogPlace, type FamilyRow, type HogCardRows, type GenomeInfo, type GroupRow, type ProteinRow } from "../../release-format/format.js";
+import { cardRows, hogPlace, type CardPlace, type FamilyRow, type HogCardRows, type GenomeInfo, type GroupRow, type ProteinRow } from "../../release-format/format.js";
 import type { Release } from "./release.js";
 
 const ENTRY_NUMBER = /^[0-9]{1,10}$/;
@@ -102,8 +102,8 @@ export async function findHog(release: Release, id: string): Promise<HogRef> {
   const aliases = release.manifest.indexes.hogAliases;
   const alias = aliases && !id.startsWith("HOG:") ? await release.lookup(aliases, id) : undefined;
   if (alias) {
-    const [family, aliasId, level, card, root] = alias;
-    return { hogId: aliasId, family, level, ...(card === undefined ? {} : { cards: { card, root: root! } }) };
+    const [family, aliasId, level, ...place] = alias;
+    return { hogId: aliasId, family, level, ...(place.length ? { cards: cardRows(place as CardPlace) } : {}) };
   }
   if (id.startsWith("HOG:")) {
     const m = HOG_ID.exec(id);

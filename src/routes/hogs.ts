@@ -82,10 +82,15 @@ const familyOfRow = (release: Release, f: FamilyRow): RecordFamily => ({
   levelsOf: (id) => levelsOfId(f, id, release.manifest.taxonomy),
 });
 
-/** The card a request on `level` reads: the id's on its deepest level, the root's for `root`, else the id's level card. */
+/**
+ * The card a request on `level` reads: the id's on its deepest level, the root's for `root`,
+ * else the id's level card; from the chunk the HOG id index named for it, where it did.
+ */
 function cardFor(release: Release, cards: HogCardRows, level: Level): Promise<HogCard> {
   const { tables } = release.manifest;
-  return release.row(level && !level.root ? tables.hogLevelCards : tables.hogCards, level?.root ? cards.root : cards.card);
+  if (level?.root) return release.rowIn(tables.hogCards, cards.root, cards.chunks?.root);
+  if (level) return release.rowIn(tables.hogLevelCards, cards.card, cards.chunks?.level);
+  return release.rowIn(tables.hogCards, cards.card, cards.chunks?.card);
 }
 
 /** A HOG card's family, and its records as the tree queries give them (they made the card). */
@@ -167,7 +172,9 @@ async function fromCards(release: Release, cards: HogCardRows, hogId: string, le
     if (id !== hogId && isPrefixId(id, hogId) && levels.includes(level.level) && (!ancestor || id.length > ancestor[0].length)) ancestor = named;
   }
   if (!ancestor) return undefined;
-  const above = cardRecords(await release.row(release.manifest.tables.hogLevelCards, ancestor[2]));
+  // The ancestor's level card: in the chunk the card names for it, else in the card's own chunk.
+  const [, , row, chunk] = ancestor;
+  const above = cardRecords(await release.rowIn(release.manifest.tables.hogLevelCards, row, chunk ?? cards.chunks?.level));
   const related = above.records.filter((r) => r.level === level.level && (isPrefixId(r.id, hogId) || isPrefixId(hogId, r.id)));
   return related.length ? { family: above.family, records: related } : undefined;
 }

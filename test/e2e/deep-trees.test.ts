@@ -14,7 +14,8 @@ import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
 import { runChunks } from "../../release-format/directory.js";
-import { BESIDE_TABLES, type FamilyRow, type ProteinRow, type Relation } from "../../release-format/format.js";
+import { BESIDE_TABLES, type FamilyRow, type HogCard, type ProteinRow, type Relation } from "../../release-format/format.js";
+import { isPrefixId } from "../../release-format/hog-tree.js";
 import type { Release } from "../../src/release/release.js";
 import { answerSample, appOver, expectSameAnswers, sample } from "../answer-comparison.js";
 import { TEST_BUILD } from "../build-dir.js";
@@ -28,7 +29,8 @@ describe("deep trees: a protein's other rows found beside its proteins chunk", (
   let deep: Release;
 
   beforeAll(async () => {
-    await compileSimulatedWith({ pageEntries: 8, rootEntries: 8, slottedRootRuns: 8 }, DEEP);
+    // HOG cards for families of more than 20 nodes, in chunks of 1 kB: card tables deep enough to have pages.
+    await compileSimulatedWith({ pageEntries: 8, rootEntries: 8, slottedRootRuns: 8, hogCardsFromNodes: 20, hogCardsChunkBytes: 1024 }, DEEP);
     [usual, deep] = await Promise.all([openReleaseFolder(SIM), openReleaseFolder(DEEP)]);
   }, 120_000);
   afterAll(() => rmSync(DEEP, { recursive: true, force: true }));
@@ -90,4 +92,41 @@ describe("deep trees: a protein's other rows found beside its proteins chunk", (
     expect(checked).toBeGreaterThan(5);
     expect(byCanonicalId).toBeGreaterThan(10);
   });
+
+  it("reads a carded HOG by its id as its bucket and its card, and on a level above its own the ancestor's level card too: no page of the card tables", async () => {
+    const { tables, taxonomy } = deep.manifest;
+    for (const table of [tables.hogCards, tables.hogLevelCards]) expect(table.tree.depth).toBeGreaterThanOrEqual(2);
+    const all = async (table: typeof tables.hogCards) => {
+      const out: HogCard[] = [];
+      for await (const row of await deep.rows(table, 0, table.rows)) out.push(row);
+      return out;
+    };
+    const [cards, levelCards] = await Promise.all([all(tables.hogCards), all(tables.hogLevelCards)]);
+    const reads = new Map<string, number>();
+    const probes: Array<{ path: string }> = [];
+    let above = 0;
+    for (const k of sample(cards.length, 40)) {
+      const id = cards[k].ids[cards[k].records[0][0]][0];
+      const level = levelCards[k];
+      const own = new Set(level.records.filter(([i]) => level.ids[i][0] === id).map(([, l]) => l));
+      const queries = ["", "?level=root", `?level=${encodeURIComponent(taxonomy.names[Math.max(...own)])}`];
+      const ancestors = level.ids.filter(([other]) => other !== id && isPrefixId(other, id));
+      const aboveLevel = ancestors.flatMap(([, levels]) => levels).find((l) => !own.has(l));
+      if (aboveLevel !== undefined) queries.push(`?level=${encodeURIComponent(taxonomy.names[aboveLevel])}`);
+      for (const [q, query] of queries.entries()) {
+        const path = `/api/hog/${encodeURIComponent(id)}/${query}`;
+        // A fresh app each time: nothing read before is in its chunk cache.
+        const answer = await appOver(DEEP).request(`http://x${path}`);
+        expect(answer.status, path).toBe(200);
+        reads.set(path, Number(answer.headers.get("X-Blob-Reads")));
+        // The bucket and the card; above its own levels, the ancestor's level card where it lies in another chunk.
+        expect(reads.get(path), path).toBeLessThanOrEqual(q === 3 ? 3 : 2);
+        probes.push({ path });
+        if (q === 3) above += 1;
+      }
+    }
+    expect(above).toBeGreaterThan(5);
+    expect([...reads.values()].filter((n) => n === 3).length).toBeGreaterThan(0);
+    await expectSameAnswers(usual.manifest.name, SIM, DEEP, probes);
+  }, 120_000);
 });

@@ -13,7 +13,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
-import { SPECIATION, hogPlace, type ChunkRef, type FamilyRow, type TableRef } from "../../release-format/format.js";
+import { SPECIATION, hogPlace, type ChunkRef, type FamilyRow, type RowChunk, type TableRef } from "../../release-format/format.js";
 import type { Release } from "../../src/release/release.js";
 import { answerSample, appOver, expectSameAnswers } from "../answer-comparison.js";
 import { TEST_BUILD } from "../build-dir.js";
@@ -108,12 +108,21 @@ describe("wide families: member summaries in their own table", () => {
     expect(bytesOf(subChunks.values())).toBeLessThan(bytesOf(familyChunks.values()));
   });
 
-  it("gives every HOG id of a family of more than 20 nodes its cards, its root's first, and the index their rows; a card names each id with its row", async () => {
+  it("gives every HOG id of a family of more than 20 nodes its cards, its root's first, and the index their rows and chunks; a card names each id with its row, and a level card each ancestor with its level card's chunk", async () => {
     const [cards, levelCards] = await Promise.all([all(wide, wide.manifest.tables.hogCards), all(wide, wide.manifest.tables.hogLevelCards)]);
     expect(inline.manifest.tables.hogCards.rows).toBe(0);
     expect(levelCards.length).toBe(cards.length);
     let next = 0;
     let carded = 0;
+    // Ancestors named with the chunk of their level card.
+    let named3 = 0;
+    /** The RowChunk of a row of a table, from its tree: its chunk's first row and ref. */
+    const rowChunk = async (table: TableRef<unknown>, row: number): Promise<RowChunk> => {
+      const { start, ref } = (await wide.locate(table.tree, row))!;
+      const pack = table.packs!.indexOf(ref[0]);
+      expect(pack).toBeGreaterThanOrEqual(0);
+      return [start, pack, ref[1], ref[2], new Uint8Array(Buffer.from(ref[3], "hex"))];
+    };
     for (const f of wideFamilies) {
       const ids = [...new Set(f.nodes.filter((n) => n.kind === SPECIATION).map((n) => n.id))];
       const places = await Promise.all(ids.map(async (id) => hogPlace((await wide.lookup(wide.manifest.indexes.hogIds, id))!)));
@@ -123,8 +132,11 @@ describe("wide families: member summaries in their own table", () => {
       }
       carded += 1;
       expect(ids[0]).toBe(f.rootId);
-      ids.forEach((id, k) => {
-        expect(places[k]).toEqual({ family: f.family, cards: { card: next + k, root: next } });
+      for (const [k, id] of ids.entries()) {
+        // The index names the rows and the chunks they lie in (found here through the tables' trees).
+        const { hogCards, hogLevelCards } = wide.manifest.tables;
+        const chunks = { card: await rowChunk(hogCards, next + k), level: await rowChunk(hogLevelCards, next + k), root: await rowChunk(hogCards, next) };
+        expect(places[k]).toEqual({ family: f.family, cards: { card: next + k, root: next, chunks } });
         const card = cards[next + k];
         expect(card.family).toBe(f.family);
         // Its record on its deepest level is its own; its level card holds a record of it on every level it has one on.
@@ -133,10 +145,24 @@ describe("wide families: member summaries in their own table", () => {
         expect(level.records.some(([i]) => level.ids[i][0] === id)).toBe(true);
         // Every id a card names comes with its own cards' row.
         for (const [named, , row] of [...card.ids, ...level.ids]) expect(cards[row].records.map(([i]) => cards[row].ids[i][0])).toEqual([named]);
-      });
+        // A level card names the chunk of each ancestor's level card, but where it lies in the card's own chunk.
+        expect(card.ids.every((named) => named.length === 3)).toBe(true);
+        for (const named of level.ids) {
+          const [other, , row, chunk] = named;
+          const ancestor = other !== id && isPrefixId(other, id);
+          const where = await rowChunk(hogLevelCards, row);
+          if (!ancestor) expect(chunk, other).toBeUndefined();
+          else if (where[0] === chunks.level[0]) expect(chunk, other).toBeUndefined();
+          else {
+            expect(chunk, other).toEqual(where);
+            named3 += 1;
+          }
+        }
+      }
       next += ids.length;
     }
     expect(next).toBe(cards.length);
+    expect(named3).toBeGreaterThan(0);
     expect(carded).toBeGreaterThan(0);
     expect(carded).toBeLessThan(wideFamilies.length);
   });
