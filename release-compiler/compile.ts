@@ -197,7 +197,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
     "protein-tables": (_, scratch) => writing(scratch, async (c) => writeProteinTables(c, await output("relations"), await output("family-tables"))),
     "sequence-index": (_, scratch) => writing(scratch, writeSequenceSearch),
     "xref-search": (_, scratch) => writing(scratch, writeXrefs),
-    indexes: (_, scratch) => writing(scratch, writeIndexes),
+    indexes: (_, scratch) => writing(scratch, async (c) => writeIndexes(c, await output("family-tables"))),
     profiles: (_, scratch) => writing(scratch, writeProfiles),
   };
 

@@ -68,7 +68,8 @@ export const TASKS: Record<TaskName, TaskSpec> = {
   "protein-tables": { needs: ["derive", "relations", "family-tables"], threads: 1 },
   "sequence-index": { needs: ["derive"], threads: "all" },
   "xref-search": { needs: ["derive"], threads: 1 },
-  indexes: { needs: ["derive"], threads: 1 },
+  // The HOG id index and the HOG cards name the chunks of the families and their members.
+  indexes: { needs: ["derive", "family-tables"], threads: 1 },
   profiles: { needs: ["derive"], threads: "all" },
 };
 

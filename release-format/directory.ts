@@ -53,6 +53,21 @@ export function rowChunkRef(table: TableRef<unknown>, [, pack, offset, length, h
   return name === undefined || hash.length !== HASH_BYTES ? undefined : [name, offset, length, hashHex(hash, 0)];
 }
 
+/** The index in `chunks` (ascending first rows) of the one holding `row`: the last starting at or before it; -1 before the first. */
+export function rowChunkIndex(chunks: readonly RowChunk[], row: number): number {
+  let lo = 0;
+  let hi = chunks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (chunks[mid][0] <= row) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/** The RowChunk of `chunks` holding `row` (rowChunkIndex); undefined before the first. */
+export const rowChunkCovering = (chunks: readonly RowChunk[], row: number): RowChunk | undefined => chunks[rowChunkIndex(chunks, row)];
+
 /** Chunks of run `i` of a slotted tree (release-format/slots.ts). */
 export function runChunks(tree: ChunkTree, i: number): number {
   return tree.root.lengths[i] / tree.slotted!.slots[i];

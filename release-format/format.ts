@@ -417,7 +417,15 @@ export interface FamilyRow {
   members: ProteinSummary[] | null;
   /** A wide family's first row in `familyMembers` (its member at position p is row firstMember + p); -1 when `members` holds them. */
   firstMember: number;
+  /** A wide family's chunks of `familyMembers`, in order (its rows only: its members start a chunk): read with no directory page. */
+  memberChunks?: RowChunk[];
 }
+
+/**
+ * Members a HOG's answer reads at once: a larger HOG's stream in slices of this many. A HOG card
+ * names the `familyMembers` chunks of its own records up to this size (HogCard `memberChunks`).
+ */
+export const MEMBER_SLICE = 512;
 
 /**
  * Chunk content of the `annotations` table: its rows, and the name, aspect and information
@@ -566,11 +574,14 @@ export interface GoTerm {
 export type GeneTreeRow = [string, string] | null;
 
 /**
- * What an alias names: `[family index, HOG id, level index]`, the HOG of that id on that level
- * (the level a HOG route takes when its request gives none), followed in a family with HOG
- * cards by what HogPlace names after the family (card rows and their chunks).
+ * What an alias names: `[family index, HOG id, level index, the family's chunk]`, the HOG of
+ * that id on that level (the level a HOG route takes when its request gives none), followed in
+ * a family with HOG cards by the id's CardPlace, as HogPlace.
  */
-export type HogAlias = [number, string, number] | [number, string, number, ...CardPlace];
+export type HogAlias = [...AliasTarget, RowChunk] | [...AliasTarget, RowChunk, ...CardPlace];
+
+/** The HOG an alias names: `[family index, HOG id, level index]` (what the compiler derives; HogAlias adds where it is). */
+export type AliasTarget = [family: number, hogId: string, level: number];
 
 /**
  * Where a HOG id's cards are, in a family with HOG cards: `[row of the id's cards, row of its
@@ -579,8 +590,11 @@ export type HogAlias = [number, string, number] | [number, string, number, ...Ca
  */
 export type CardPlace = [card: number, root: number, cardChunk: RowChunk, levelChunk: RowChunk, rootChunk: RowChunk];
 
-/** Where a HOG id is: its family index; in a family with HOG cards `[family index, ...CardPlace]`. */
-export type HogPlace = number | [number, ...CardPlace];
+/**
+ * Where a HOG id is: `[family index, the families chunk of its row]`, in a family with HOG cards
+ * followed by its CardPlace. Both read with no directory page.
+ */
+export type HogPlace = [number, RowChunk] | [number, RowChunk, ...CardPlace];
 
 /**
  * The card rows of a HOG id in a family with HOG cards, and where the index named their chunks
@@ -598,9 +612,17 @@ export function cardRows([card, root, cardChunk, levelChunk, rootChunk]: CardPla
   return { card, root, chunks: { card: cardChunk, level: levelChunk, root: rootChunk } };
 }
 
-/** The family and the card rows (if any) a HogPlace names. */
-export function hogPlace(place: HogPlace): { family: number; cards?: HogCardRows } {
-  return typeof place === "number" ? { family: place } : { family: place[0], cards: cardRows(place.slice(1) as CardPlace) };
+/** Where a HogPlace (or an alias after its HOG id and level) says a HOG id is. */
+export interface HogWhere {
+  family: number;
+  /** The families chunk holding the family's row. */
+  familyChunk: RowChunk;
+  cards?: HogCardRows;
+}
+
+/** The family, its chunk and the card rows (if any) a HogPlace names. */
+export function hogPlace([family, familyChunk, ...cards]: HogPlace): HogWhere {
+  return { family, familyChunk, ...(cards.length ? { cards: cardRows(cards as CardPlace) } : {}) };
 }
 
 /**
@@ -614,6 +636,11 @@ export interface HogCard {
   description: string;
   /** The family's first row in `familyMembers`, -1 when its row holds its members (FamilyRow). */
   firstMember: number;
+  /**
+   * The `familyMembers` chunks holding the members of the card's records of its own id of up to
+   * MEMBER_SLICE members (none when the family's row holds its members), in order.
+   */
+  memberChunks: RowChunk[];
   /**
    * Every HOG id the records name, with every level it stands on, most ancient first (alternative
    * levels), and its own cards' row: where a level query on a level above the id asked reads an

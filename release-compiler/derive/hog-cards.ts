@@ -63,7 +63,8 @@ export function familyHogCards(f: FamilyRow, release: HogLevelsContext, rowOf: (
       if (!levels) levelsOf.set(id, (levels = levelsOfId(f, id, taxonomy)));
       return [id, levels, rowOf(id)];
     });
-    return { family: f.family, rootId: f.rootId, rootHog: f.rootHog, description: f.description, firstMember: f.firstMember, ids: named, records: rows };
+    // The chunks of its members are named when it is written (write/release.ts), where they are known.
+    return { family: f.family, rootId: f.rootId, rootHog: f.rootHog, description: f.description, firstMember: f.firstMember, memberChunks: [], ids: named, records: rows };
   };
 
   // The levels each id has a HOG on (a node or an implied HOG).

@@ -8,6 +8,7 @@ import {
   FORMAT_VERSION,
   type AnnotationRow,
   type AnnotationShard,
+  type AliasTarget,
   type CardPlace,
   type ChunkRef,
   type GoTerm,
@@ -21,6 +22,7 @@ import {
   type HogAlias,
   type HogCard,
   type HogPlace,
+  MEMBER_SLICE,
   type HogListRow,
   type Manifest,
   type ProteinRow,
@@ -42,6 +44,7 @@ import type { FamilyBuild } from "../derive/hogs.js";
 import { openGeneTrees, type GeneTreeStore } from "../derive/orthofinder/gene-trees.js";
 import { familyHogCards } from "../derive/hog-cards.js";
 import { hogIdsOf, isPrefixId } from "../../release-format/hog-tree.js";
+import { rowChunkCovering, rowChunkIndex } from "../../release-format/directory.js";
 import { hogListRows } from "../derive/hog-list.js";
 import { similarProfiles } from "../derive/profiles.js";
 import { exonPairs, type ProteinTable } from "../derive/proteins.js";
@@ -77,7 +80,7 @@ export interface ReleaseBuild extends HogFamilies, FamilyPlaces {
   /** Per family, its gene tree (OrthoFinder releases with gene trees), in a file of the derive task's folder; the table is left out without. */
   geneTrees?: GeneTreeStore;
   /** Another tool's ids of the HOGs (OrthoFinder releases); the index is left out without. */
-  hogAliases?: Map<string, HogAlias>;
+  hogAliases?: Map<string, AliasTarget>;
 }
 
 /**
@@ -246,15 +249,22 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
     closeGroups: related.closeGroups[g],
   }));
   const familyDescriptions = familyDescriptionsOf(b);
-  // A wide family's member summaries go to their own table, pushed as its row is made.
-  const familyMembers = tableWriter<ProteinSummary>(packs, LAYOUT.familyMembersChunkBytes);
+  // A wide family's member summaries go to their own table, pushed as its row is made, in
+  // chunks of their own that its row names; the HOG id index names each family's chunk.
+  const familyMembers = rowChunkTableWriter<ProteinSummary>(packs, LAYOUT.familyMembersChunkBytes);
   const firstMember = firstMembers(b.families);
-  const families = writeTable<FamilyRow>(packs, b.families.length, LAYOUT.familiesChunkBytes, (f) => {
-    const fam = b.families[f];
-    const wide = firstMember[f] >= 0;
-    if (wide) for (const e of fam.members) familyMembers.push(summary(e));
-    return familyRow(fam, familyDescriptions[f], firstMember[f], wide ? null : fam.members.map(summary));
-  });
+  const families = rowChunkTableWriter<FamilyRow>(packs, LAYOUT.familiesChunkBytes);
+  for (const [f, fam] of b.families.entries()) {
+    if (firstMember[f] < 0) {
+      families.push(familyRow(fam, familyDescriptions[f], -1, fam.members.map(summary)));
+      continue;
+    }
+    const chunksBefore = familyMembers.chunks.length;
+    for (const e of fam.members) familyMembers.push(summary(e));
+    familyMembers.flush();
+    families.push({ ...familyRow(fam, familyDescriptions[f], firstMember[f], null), memberChunks: familyMembers.chunks.slice(chunksBefore) });
+  }
+  const familyTables = { families: families.finish(), familyMembers: familyMembers.finish() };
   const { directory } = related;
   const inFamilies = genesSharingFamilies(b.families, genomeOf, b.species.length);
   const pairDirectory = writeTable<GenomePairRow>(packs, directory.length, LAYOUT.pairDirectoryChunkBytes, (k) => [
@@ -271,7 +281,9 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
     trees.close();
   }
   stage.done("write group, family and pair directory tables");
-  return { groups, families, familyMembers: familyMembers.finish(), pairDirectory, familyGo, ...(geneTrees ? { geneTrees } : {}) };
+  // Where each family's row and members are, for the HOG id index and the HOG cards (writeIndexes).
+  const chunksOf = { families: families.chunks, familyMembers: familyMembers.chunks };
+  return { groups, ...familyTables, pairDirectory, familyGo, ...(geneTrees ? { geneTrees } : {}), chunksOf };
 }
 
 export const SIMILAR_PROFILES_STAGE = "write similar genome profiles";
@@ -306,13 +318,13 @@ export function writeXrefs({ b, packs, stage }: WriteContext) {
 }
 
 /** The HOG lists, genome details and key indexes, and what the header says of the genomes. */
-export function writeIndexes({ b, packs, stage }: WriteContext) {
+export function writeIndexes({ b, packs, stage }: WriteContext, familyTables: { chunksOf: FamilyChunks }) {
   const p = b.proteins;
   const genomeOf = (e: number) => p.genome[e - 1];
   const descriptions = familyDescriptionsOf(b);
   const hogLists = hogListRows(b.families, b.taxonomy, (e) => b.taxonomy.genomeLevels[genomeOf(e)], descriptions);
   const hogList = writeTable<HogListRow>(packs, hogLists.rows.length, LAYOUT.hogListChunkBytes, (k) => hogLists.rows[k]);
-  const cards = writeHogCards(b, packs, descriptions);
+  const cards = writeHogCards(b, packs, descriptions, familyTables.chunksOf);
   const genomes: GenomeInfo[] = b.species.map((s, g) => ({
     code: s.code,
     taxonId: s.taxonId,
@@ -362,17 +374,24 @@ function hogCardRows(families: FamilyBuild[]): Map<string, [number, number]> {
   return rows;
 }
 
+/** Where the family-tables task wrote each family's row and members: the chunks of both tables, in order. */
+export interface FamilyChunks {
+  families: readonly RowChunk[];
+  familyMembers: readonly RowChunk[];
+}
+
 /**
  * The HOG cards of the families of more than `hogCardsFromNodes` nodes, and where every HOG id
- * is: its family, and the rows and chunks of its cards and of its root's (HogPlace); an alias
- * of such an id names them too. A level card names the chunks of its id's ancestors' level
- * cards (written before it: a family's ids come in the order of their first nodes), so a level
- * query above the id's own levels reads the ancestor's card with no directory page.
+ * is: its family and the chunk of its row, and in a family with cards the rows and chunks of
+ * its cards and of its root's (HogPlace); an alias names them too. A level card names the
+ * chunks of its id's ancestors' level cards (written before it: a family's ids come in the
+ * order of their first nodes), so a level query above the id's own levels reads the
+ * ancestor's card with no directory page; a card the chunks of its small records' members.
  */
-function writeHogCards(b: ReleaseBuild, packs: PackWriter, descriptions: string[]) {
+function writeHogCards(b: ReleaseBuild, packs: PackWriter, descriptions: string[], chunksOf: FamilyChunks) {
   const hogCards = rowChunkTableWriter<HogCard>(packs, LAYOUT.hogCardsChunkBytes);
   const hogLevelCards = rowChunkTableWriter<HogCard>(packs, LAYOUT.hogCardsChunkBytes);
-  const places = new Map<string, HogPlace>(b.hogIds);
+  const familyChunk = (family: number) => rowChunkCovering(chunksOf.families, family - 1)!;
   const context = { manifest: { taxonomy: b.taxonomy }, genomeOfEntry: (e: number) => ({ level: b.taxonomy.genomeLevels[b.proteins.genome[e - 1]] }) };
   const firstMember = firstMembers(b.families);
   const cardRows = hogCardRows(b.families);
@@ -382,23 +401,43 @@ function writeHogCards(b: ReleaseBuild, packs: PackWriter, descriptions: string[
     const row = familyRow(f, descriptions[f.index - 1], firstMember[f.index - 1], null);
     const root = hogCards.rows;
     for (const { id, card, levelCard } of familyHogCards(row, context, (id) => cardRows.get(id)![0])) {
-      if (places.get(id) !== f.index) throw new Error(`HOG id ${id} of family ${f.index} is not that family's in the HOG id index`);
+      if (b.hogIds.get(id) !== f.index) throw new Error(`HOG id ${id} of family ${f.index} is not that family's in the HOG id index`);
       if (cardRows.get(id)?.[0] !== hogCards.rows || cardRows.get(id)?.[1] !== root) throw new Error(`HOG id ${id}'s cards are not in the rows the proteins name`);
-      hogCards.push(card);
-      hogLevelCards.push(levelCard, (chunkOf) => withAncestorChunks(levelCard, id, chunkOf));
+      hogCards.push(withMemberChunks(card, id, chunksOf.familyMembers));
+      const onLevels = withMemberChunks(levelCard, id, chunksOf.familyMembers);
+      hogLevelCards.push(onLevels, (chunkOf) => withAncestorChunks(onLevels, id, chunkOf));
     }
   }
   const tables = { hogCards: hogCards.finish(), hogLevelCards: hogLevelCards.finish() };
   const cardPlace = (row: number, root: number): CardPlace => [row, root, hogCards.chunkOf(row), hogLevelCards.chunkOf(row), hogCards.chunkOf(root)];
-  for (const [id, [row, root]] of cardRows) places.set(id, [places.get(id) as number, ...cardPlace(row, root)]);
-  const aliases = (named: Map<string, HogAlias>) =>
-    new Map(
-      [...named].map(([alias, value]): [string, HogAlias] => {
-        const rows = cardRows.get(value[1]);
-        return [alias, rows ? [value[0], value[1], value[2], ...cardPlace(...rows)] : value];
-      }),
-    );
+  const placeOf = (id: string, family: number): HogPlace => {
+    const rows = cardRows.get(id);
+    return rows ? [family, familyChunk(family), ...cardPlace(...rows)] : [family, familyChunk(family)];
+  };
+  const places = new Map<string, HogPlace>([...b.hogIds].map(([id, family]) => [id, placeOf(id, family)]));
+  const aliases = (named: Map<string, AliasTarget>) => new Map([...named].map(([alias, target]): [string, HogAlias] => [alias, [...target, ...(placeOf(target[1], target[0]).slice(1) as [RowChunk])]]));
   return { ...tables, places, aliases };
+}
+
+/**
+ * A card naming the `familyMembers` chunks of its records of `id` of up to MEMBER_SLICE members
+ * (what the worker reads those members from; a larger HOG streams from the family's row).
+ */
+function withMemberChunks(card: HogCard, id: string, memberChunks: readonly RowChunk[]): HogCard {
+  const chunks = new Set<RowChunk>();
+  if (card.firstMember >= 0) {
+    for (const [k, , , , , runs] of card.records) {
+      if (card.ids[k][0] !== id) continue;
+      let count = 0;
+      for (let r = 0; r < runs.length; r += 2) count += runs[r + 1] - runs[r];
+      if (count > MEMBER_SLICE) continue;
+      for (let r = 0; r < runs.length; r += 2) {
+        const [from, to] = [rowChunkIndex(memberChunks, card.firstMember + runs[r]), rowChunkIndex(memberChunks, card.firstMember + runs[r + 1] - 1)];
+        for (let c = from; c <= to; c++) chunks.add(memberChunks[c]);
+      }
+    }
+  }
+  return { ...card, memberChunks: [...chunks].sort((a, b) => a[0] - b[0]) };
 }
 
 /** A level card of `id` naming, for each ancestor of `id` it lists, the chunk of the ancestor's level card (none: this card's chunk). */

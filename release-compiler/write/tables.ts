@@ -126,6 +126,10 @@ export function rowChunkTableWriter<Row>(packs: PackWriter, chunkBytes: number) 
     get rows() {
       return count;
     },
+    /** Ends the open chunk: the next row starts one (a family's members, named by its row, are chunks of their own). */
+    flush,
+    /** The chunks written so far, in order. */
+    chunks: chunks as readonly RowChunk[],
     /** The chunk of any row, once the table is finished. */
     chunkOf: (row: number): RowChunk => {
       if (open.length) throw new Error("the table is not finished");

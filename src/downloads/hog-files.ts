@@ -52,7 +52,8 @@ export async function hogTable(
     for await (const row of await release.rows<HogListRow>(tables.hogList, first + from, first + Math.min(count, from + HOG_SLICE))) {
       const [id, rootHog, description, completeness] = row;
       const place = await release.lookup(indexes.hogIds, id);
-      const family = await release.row<FamilyRow>(tables.families, hogPlace(place!).family - 1);
+      const { family: index, familyChunk } = hogPlace(place!);
+      const family = await release.rowIn<FamilyRow>(tables.families, index - 1, familyChunk);
       const members = await membersByEntry(release, family, hogOnLevel(family, id).members);
       out += tsv([
         id,

@@ -4,16 +4,19 @@
  * its HOGs are a run of rows read on their own: a 12,000-gene family answers a sub-HOG of ten
  * genes with one 16 kB chunk, not with its whole membership (FORMAT.md, "HOG families").
  */
-import type { FamilyRow, ProteinSummary } from "../../release-format/format.js";
+import { MEMBER_SLICE, type FamilyRow, type ProteinSummary } from "../../release-format/format.js";
 import { unavailable } from "../errors.js";
 import type { Release } from "./release.js";
 
 /** The summaries of a family's members at these tree positions, in the order given. */
-export async function membersAt(release: Release, family: Pick<FamilyRow, "family" | "members" | "firstMember">, positions: readonly number[]): Promise<ProteinSummary[]> {
+export async function membersAt(release: Release, family: Pick<FamilyRow, "family" | "members" | "firstMember" | "memberChunks">, positions: readonly number[]): Promise<ProteinSummary[]> {
   const inline = family.members;
   if (inline) return positions.map((p) => inline[p]);
   const first = family.firstMember;
-  const rows = await release.rowsAt(release.manifest.tables.familyMembers, positions.map((p) => first + p));
+  const table = release.manifest.tables.familyMembers;
+  const indexes = positions.map((p) => first + p);
+  // From the chunks the family's row (or a HOG card) names: no directory page of the table.
+  const rows = family.memberChunks ? await release.rowsIn(table, indexes, family.memberChunks) : await release.rowsAt(table, indexes);
   return positions.map((p) => {
     const row = rows.get(first + p);
     if (!row) throw unavailable(`Member ${p} of family ${family.family} is outside its table; the release is inconsistent.`);
@@ -32,8 +35,7 @@ export function membersByEntry(release: Release, family: FamilyRow, positions: r
   return membersAt(release, family, byEntry(family, positions).slice(0, limit));
 }
 
-/** Members whose summaries a long list reads at once. */
-export const MEMBER_SLICE = 512;
+export { MEMBER_SLICE };
 
 /**
  * The summaries of a family's members at these tree positions, by entry number, in slices of

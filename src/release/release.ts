@@ -4,7 +4,7 @@ import { adjacent, fetchChunks, type ReadCounter } from "./chunks.js";
 import { decodedSize } from "./decoded-size.js";
 import { readObject, type ReleaseStorage } from "./storage.js";
 import { upperBound } from "./sorted.js";
-import { bucketCovering, entryCovering, entryRef, rowChunkRef, runChunks, slotCovering, slotRef } from "../../release-format/directory.js";
+import { bucketCovering, entryCovering, entryRef, rowChunkCovering, rowChunkRef, runChunks, slotCovering, slotRef } from "../../release-format/directory.js";
 import {
   CURRENT_RELEASE_KEY,
   FORMAT_VERSION,
@@ -72,6 +72,8 @@ export interface Release {
   locateBeside(name: BesideTable, entry: number, index: number): Promise<{ start: number; ref: ChunkRef } | undefined>;
   /** Rows at many indexes, in any order: each chunk read once, adjacent chunks in one range. */
   rowsAt<Row>(table: TableRef<Row>, indexes: Iterable<number>): Promise<Map<number, Row>>;
+  /** `rowsAt` from the chunks a row names for them (RowChunks, ascending), with no directory page read. */
+  rowsIn<Row>(table: TableRef<Row>, indexes: Iterable<number>, chunks: readonly RowChunk[]): Promise<Map<number, Row>>;
   /**
    * Rows [from, to) in order. The first chunks are read before this resolves, so a storage
    * fault fails the request before any response is sent; the rest are read as the rows are
@@ -221,6 +223,17 @@ export function releaseView(storage: ReleaseStorage, cache: BlobCache, manifest:
     return found && { start: found.start, value: await chunk<T>(found.ref) };
   };
 
+  /** The rows `want` of these chunks (in pack order), read a wave at a time, adjacent chunks in one range. */
+  const rowsOfChunks = async <Row>(want: Set<number>, list: ChunkRef[]): Promise<Map<number, Row>> => {
+    const out = new Map<number, Row>();
+    for (let k = 0; k < list.length; k += ROWS_AT_WAVE) {
+      for (const shard of (await chunks(list.slice(k, k + ROWS_AT_WAVE))) as Array<TableShard<Row>>) {
+        for (let r = 0; r < shard.rows.length; r++) if (want.has(shard.firstRow + r)) out.set(shard.firstRow + r, shard.rows[r]);
+      }
+    }
+    return out;
+  };
+
   /** The chunks covering rows [from, to), in order, reading directory pages as the walk reaches them. */
   async function* chunkRefs(tree: ChunkTree<number>, from: number, to: number): AsyncGenerator<ChunkRef> {
     if (tree.slotted) {
@@ -290,14 +303,18 @@ export function releaseView(storage: ReleaseStorage, cache: BlobCache, manifest:
         const found = await Promise.all(wanted.slice(k, k + ROWS_AT_WAVE).map((i) => locate(table.tree, i)));
         for (const f of found) if (f) refs.set(chunkKey(f.ref), f.ref);
       }
-      const list = [...refs.values()];
-      const out = new Map<number, Row>();
-      for (let k = 0; k < list.length; k += ROWS_AT_WAVE) {
-        for (const shard of (await chunks(list.slice(k, k + ROWS_AT_WAVE))) as Array<TableShard<Row>>) {
-          for (let r = 0; r < shard.rows.length; r++) if (want.has(shard.firstRow + r)) out.set(shard.firstRow + r, shard.rows[r]);
-        }
+      return rowsOfChunks<Row>(want, [...refs.values()]);
+    },
+    async rowsIn<Row>(table: TableRef<Row>, indexes: Iterable<number>, named: readonly RowChunk[]) {
+      const want = new Set([...indexes].filter((i) => i >= 0 && i < table.rows));
+      const refs = new Map<string, ChunkRef>();
+      for (const i of [...want].sort((a, b) => a - b)) {
+        const at = rowChunkCovering(named, i);
+        const ref = at && rowChunkRef(table, at);
+        if (!ref) throw unavailable(`Row ${i} is not in the chunks named for it; the release is inconsistent.`);
+        refs.set(chunkKey(ref), ref);
       }
-      return out;
+      return rowsOfChunks<Row>(want, [...refs.values()]);
     },
     async rows<Row>(table: TableRef<Row>, from: number, to: number) {
       const refs = to > from ? chunkRefs(table.tree, from, to) : undefined;

@@ -1,5 +1,5 @@
 import { ApiError, echo, notFound } from "../errors.js";
-import { cardRows, hogPlace, type CardPlace, type FamilyRow, type HogCardRows, type GenomeInfo, type GroupRow, type ProteinRow } from "../../release-format/format.js";
+import { hogPlace, type HogPlace, type RowChunk, type FamilyRow, type HogCardRows, type GenomeInfo, type GroupRow, type ProteinRow } from "../../release-format/format.js";
 import type { Release } from "./release.js";
 
 const ENTRY_NUMBER = /^[0-9]{1,10}$/;
@@ -87,6 +87,8 @@ export async function resolveGroup(release: Release, id: string): Promise<GroupR
 export interface HogRef {
   hogId: string;
   family: number;
+  /** The families chunk of its row, where the HOG id index named it. */
+  familyChunk?: RowChunk;
   cards?: HogCardRows;
   level?: number;
   entry?: number;
@@ -103,7 +105,7 @@ export async function findHog(release: Release, id: string): Promise<HogRef> {
   const alias = aliases && !id.startsWith("HOG:") ? await release.lookup(aliases, id) : undefined;
   if (alias) {
     const [family, aliasId, level, ...place] = alias;
-    return { hogId: aliasId, family, level, ...(place.length ? { cards: cardRows(place as CardPlace) } : {}) };
+    return { hogId: aliasId, level, ...hogPlace([family, ...place] as HogPlace) };
   }
   if (id.startsWith("HOG:")) {
     const m = HOG_ID.exec(id);
@@ -120,9 +122,10 @@ export async function findHog(release: Release, id: string): Promise<HogRef> {
   return { hogId: id, ...hogPlace(place) };
 }
 
-/** The family row of a HOG found by findHog: beside the protein it was found by (no directory read), else by its index. */
+/** The family row of a HOG found by findHog: beside the protein it was found by, else from the chunk its index names (no directory read either way). */
 export async function familyOf(release: Release, hog: HogRef): Promise<FamilyRow> {
-  return hog.entry === undefined ? release.row(release.manifest.tables.families, hog.family - 1) : release.rowBeside("families", hog.entry, hog.family - 1);
+  const { families } = release.manifest.tables;
+  return hog.entry === undefined ? release.rowIn(families, hog.family - 1, hog.familyChunk) : release.rowBeside("families", hog.entry, hog.family - 1);
 }
 
 /** The family holding a HOG id, another tool's id of a HOG, or a protein's HOG (findHog), with its family row. */

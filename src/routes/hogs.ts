@@ -121,7 +121,8 @@ async function membersFromCards(release: Release, cards: HogCardRows, hogId: str
   const positions: number[] = [];
   for (let k = 0; k < runs.length && positions.length <= MEMBER_SLICE; k += 2) for (let p = runs[k]; p < runs[k + 1]; p++) positions.push(p);
   if (positions.length > MEMBER_SLICE) return undefined;
-  const members = await membersAt(release, { family: card.family, members: null, firstMember: card.firstMember }, positions);
+  // From the member chunks the card names (those of its records of up to MEMBER_SLICE members).
+  const members = await membersAt(release, { family: card.family, members: null, firstMember: card.firstMember, memberChunks: card.memberChunks }, positions);
   return { id: card.ids[record[0]][0], level: record[1], members: members.sort((a, b) => a.entry - b.entry) };
 }
 

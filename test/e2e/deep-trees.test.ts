@@ -14,7 +14,7 @@ import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
 import { runChunks } from "../../release-format/directory.js";
-import { BESIDE_TABLES, type FamilyRow, type HogCard, type ProteinRow, type Relation } from "../../release-format/format.js";
+import { BESIDE_TABLES, MEMBER_SLICE, type FamilyRow, type HogCard, type ProteinRow, type Relation } from "../../release-format/format.js";
 import { isPrefixId } from "../../release-format/hog-tree.js";
 import type { Release } from "../../src/release/release.js";
 import { answerSample, appOver, expectSameAnswers, sample } from "../answer-comparison.js";
@@ -113,6 +113,10 @@ describe("deep trees: a protein's other rows found beside its proteins chunk", (
       const ancestors = level.ids.filter(([other]) => other !== id && isPrefixId(other, id));
       const aboveLevel = ancestors.flatMap(([, levels]) => levels).find((l) => !own.has(l));
       if (aboveLevel !== undefined) queries.push(`?level=${encodeURIComponent(taxonomy.names[aboveLevel])}`);
+      // Its members (on its deepest level, up to MEMBER_SLICE): the bucket, the card, the member chunks the card names, in one range.
+      const members = await appOver(DEEP).request(`http://x/api/hog/${encodeURIComponent(id)}/members/`);
+      expect(members.status).toBe(200);
+      if (((await members.json()) as { members: unknown[] }).members.length <= MEMBER_SLICE) expect(Number(members.headers.get("X-Blob-Reads")), `members of ${id}`).toBe(3);
       for (const [q, query] of queries.entries()) {
         const path = `/api/hog/${encodeURIComponent(id)}/${query}`;
         // A fresh app each time: nothing read before is in its chunk cache.
@@ -129,4 +133,21 @@ describe("deep trees: a protein's other rows found beside its proteins chunk", (
     expect([...reads.values()].filter((n) => n === 3).length).toBeGreaterThan(0);
     await expectSameAnswers(usual.manifest.name, SIM, DEEP, probes);
   }, 120_000);
+
+  it("reads a HOG of a family without cards by its id as its bucket and its family's chunk, which the bucket names: no page of the families", async () => {
+    const { tables } = deep.manifest;
+    expect(tables.families.tree.depth).toBeGreaterThanOrEqual(2);
+    let read = 0;
+    for (const f of sample(tables.families.rows, 8)) {
+      const family = await deep.row<FamilyRow>(tables.families, f);
+      if (family.nodes.length > 20) continue;
+      for (const path of ["", "members/"]) {
+        const answer = await appOver(DEEP).request(`http://x/api/hog/${encodeURIComponent(family.rootId)}/${path}`);
+        expect(answer.status).toBe(200);
+        expect(Number(answer.headers.get("X-Blob-Reads")), `${family.rootId} ${path}`).toBe(2);
+      }
+      read += 1;
+    }
+    expect(read).toBeGreaterThan(10);
+  });
 });

@@ -40,13 +40,25 @@ describe("wide families: member summaries in their own table", () => {
   let wideFamilies: FamilyRow[];
 
   beforeAll(async () => {
-    await compileSimulatedWith({ familyInlineMembers: INLINE_LIMIT, familyMembersChunkBytes: 1024, hogCardsFromNodes: CARDS_FROM_NODES }, WIDE);
+    // Pages of 8 entries and roots of 8: the member table has directory pages, which no HOG's members pay.
+    await compileSimulatedWith({ familyInlineMembers: INLINE_LIMIT, familyMembersChunkBytes: 1024, hogCardsFromNodes: CARDS_FROM_NODES, pageEntries: 8, rootEntries: 8 }, WIDE);
     [inline, wide] = await Promise.all([openReleaseFolder(SIM), openReleaseFolder(WIDE)]);
     [inlineFamilies, wideFamilies] = await Promise.all([inline, wide].map((r) => all(r, r.manifest.tables.families)));
   }, 120_000);
   afterAll(() => rmSync(WIDE, { recursive: true, force: true }));
 
+  /** The RowChunk of a row of a table, from its tree: its chunk's first row and ref. */
+  const rowChunk = async (table: TableRef<unknown>, row: number): Promise<RowChunk> => {
+    const { start, ref } = (await wide.locate(table.tree, row))!;
+    const pack = table.packs!.indexOf(ref[0]);
+    expect(pack).toBeGreaterThanOrEqual(0);
+    return [start, pack, ref[1], ref[2], new Uint8Array(Buffer.from(ref[3], "hex"))];
+  };
+
   it("keeps every family's entries in its row, and a wide family's summaries in tree order in familyMembers", async () => {
+    const { tables } = wide.manifest;
+    // The member table has pages below its root (test/e2e/deep-trees.test.ts has the families' and the cards').
+    expect(tables.familyMembers.tree.depth).toBeGreaterThanOrEqual(2);
     const summaries = await all(wide, wide.manifest.tables.familyMembers);
     expect(inline.manifest.tables.familyMembers.rows).toBe(0);
     let wideCount = 0;
@@ -55,15 +67,22 @@ describe("wide families: member summaries in their own table", () => {
       const original = inlineFamilies[i];
       expect(f.entries).toEqual(original.entries);
       expect(original.members!.map((m) => m.entry)).toEqual(original.entries);
-      expect({ ...f, members: null, firstMember: -1 }).toEqual({ ...original, members: null, firstMember: -1 });
+      const { memberChunks, ...row } = f;
+      expect({ ...row, members: null, firstMember: -1 }).toEqual({ ...original, members: null, firstMember: -1 });
       if (f.entries.length <= INLINE_LIMIT) {
         expect(f.members).toEqual(original.members);
         expect(f.firstMember).toBe(-1);
+        expect(memberChunks).toBeUndefined();
         continue;
       }
       wideCount += 1;
       expect(f.members).toBeNull();
       expect(f.firstMember).toBe(next);
+      // Its row names the chunks of its members, which start a chunk and hold no other family's.
+      expect(memberChunks![0][0]).toBe(f.firstMember);
+      for (const chunk of memberChunks!) expect(chunk).toEqual(await rowChunk(wide.manifest.tables.familyMembers, chunk[0]));
+      const last = memberChunks!.at(-1)!;
+      expect((await wide.chunkAt<{ rows: unknown[] }, number>(wide.manifest.tables.familyMembers.tree, last[0]))!.value.rows.length).toBe(f.firstMember + f.entries.length - last[0]);
       expect(summaries.slice(next, next + f.entries.length)).toEqual(original.members);
       next += f.entries.length;
     }
@@ -116,27 +135,21 @@ describe("wide families: member summaries in their own table", () => {
     let carded = 0;
     // Ancestors named with the chunk of their level card.
     let named3 = 0;
-    /** The RowChunk of a row of a table, from its tree: its chunk's first row and ref. */
-    const rowChunk = async (table: TableRef<unknown>, row: number): Promise<RowChunk> => {
-      const { start, ref } = (await wide.locate(table.tree, row))!;
-      const pack = table.packs!.indexOf(ref[0]);
-      expect(pack).toBeGreaterThanOrEqual(0);
-      return [start, pack, ref[1], ref[2], new Uint8Array(Buffer.from(ref[3], "hex"))];
-    };
     for (const f of wideFamilies) {
       const ids = [...new Set(f.nodes.filter((n) => n.kind === SPECIATION).map((n) => n.id))];
       const places = await Promise.all(ids.map(async (id) => hogPlace((await wide.lookup(wide.manifest.indexes.hogIds, id))!)));
+      // The index names the family's chunk, and in a carded family the rows and chunks of the cards (found here through the tables' trees).
+      const familyChunk = await rowChunk(wide.manifest.tables.families, f.family - 1);
       if (f.nodes.length <= CARDS_FROM_NODES) {
-        for (const place of places) expect(place).toEqual({ family: f.family });
+        for (const place of places) expect(place).toEqual({ family: f.family, familyChunk });
         continue;
       }
       carded += 1;
       expect(ids[0]).toBe(f.rootId);
       for (const [k, id] of ids.entries()) {
-        // The index names the rows and the chunks they lie in (found here through the tables' trees).
         const { hogCards, hogLevelCards } = wide.manifest.tables;
         const chunks = { card: await rowChunk(hogCards, next + k), level: await rowChunk(hogLevelCards, next + k), root: await rowChunk(hogCards, next) };
-        expect(places[k]).toEqual({ family: f.family, cards: { card: next + k, root: next, chunks } });
+        expect(places[k]).toEqual({ family: f.family, familyChunk, cards: { card: next + k, root: next, chunks } });
         const card = cards[next + k];
         expect(card.family).toBe(f.family);
         // Its record on its deepest level is its own; its level card holds a record of it on every level it has one on.

@@ -14,7 +14,7 @@
  * OrthoFinder's own ids become aliases: each HOG's id names its (HOG id, level), each
  * orthogroup's the root of its first family (2.x splits some orthogroups into several N0 HOGs).
  */
-import { SPECIATION, type HogAlias } from "../../../release-format/format.js";
+import { SPECIATION, type AliasTarget } from "../../../release-format/format.js";
 import { isAncestorOrSelf } from "../../../release-format/taxonomy.js";
 import type { HogXmlGroup, HogXmlNode } from "../../inputs.js";
 import type { Problems } from "../../problems.js";
@@ -27,7 +27,7 @@ import type { OrthoFinderSpecies } from "./species.js";
 
 export interface OrthoFinderHogs extends HogFamilies {
   /** OrthoFinder HOG and orthogroup ids → the HOG they name. */
-  aliases: Map<string, HogAlias>;
+  aliases: Map<string, AliasTarget>;
   /** Per family index - 1: the orthogroup of its root. */
   orthogroupOf: string[];
 }
@@ -142,7 +142,7 @@ export async function readOrthoFinderHogs(
   roots.sort((a, b) => a.table - b.table || a.line - b.line);
 
   const families: FamilyBuild[] = [];
-  const aliases = new Map<string, HogAlias>();
+  const aliases = new Map<string, AliasTarget>();
   const orthogroupOf: string[] = [];
   const familyOfEntry = new Map<number, Row>();
   const cladeCache = new Map<number, number>();
