@@ -243,7 +243,8 @@ export interface TableRef<Row> {
   tree: ChunkTree<number>;
   /**
    * The packs of the table's chunks, in the order it wrote them: present on a table whose
-   * chunks other rows name directly (RowChunk: the HOG cards), by their place in this list.
+   * chunks other rows name directly (RowChunk: the families, their members, the HOG cards),
+   * by their place in this list.
    */
   packs?: string[];
   /** Phantom field carrying the row type; never present at run time. */

@@ -114,12 +114,13 @@ export function rowChunkTableWriter<Row>(packs: PackWriter, chunkBytes: number) 
      * Adds the next row: `draft` decides which chunk it joins (a row of `chunkBytes` or more is
      * one of its own), then `make(chunkOf)` gives the row written, naming earlier rows' chunks.
      */
-    push(draft: Row, make: (chunkOf: (row: number) => RowChunk | undefined) => Row = () => draft) {
-      if (packChunk(draft).length >= chunkBytes && open.length) flush();
-      const row = make(chunkOf);
+    push(draft: Row, make?: (chunkOf: (row: number) => RowChunk | undefined) => Row) {
+      const size = packChunk(draft).length;
+      if (size >= chunkBytes && open.length) flush();
+      const row = make ? make(chunkOf) : draft;
       open.push(row);
       count++;
-      bytes += packChunk(row).length;
+      bytes += make ? packChunk(row).length : size;
       if (bytes >= chunkBytes) flush();
     },
     /** Rows pushed so far: the next row's number. */
