@@ -11,7 +11,7 @@ import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
 import { compileStages } from "./at-scale.js";
 import { RELATION_PARTS, relationPart, TASK_NAMES, TASKS, tasksToStart, threadsOf, type TaskName } from "../release-compiler/tasks.js";
-import { PUT_RELATIONS_TOGETHER, relationsPartStage, SCORE_PROFILES_STAGE, SIMILAR_PROFILES_STAGE } from "../release-compiler/write/release.js";
+import { HOG_INDEX_STAGE, PUT_RELATIONS_TOGETHER, relationsPartStage, SCORE_PROFILES_STAGE, SIMILAR_PROFILES_STAGE } from "../release-compiler/write/release.js";
 import { PACK_BYTES } from "../release-compiler/write/packs.js";
 import { releaseSize, treeNamed, type TreeSize } from "./release-size.js";
 
@@ -256,6 +256,7 @@ const TASK_OF_STAGE: Record<string, TaskName | "release"> = {
   "write sequence index": "sequence-index",
   "write cross-reference search": "xref-search",
   "write the other tables and indexes": "indexes",
+  [HOG_INDEX_STAGE]: "hog-index",
   [SCORE_PROFILES_STAGE]: "profiles",
   [SIMILAR_PROFILES_STAGE]: "profiles",
   "put the release together": "release",

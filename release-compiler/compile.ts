@@ -46,6 +46,7 @@ import {
   releaseBuild,
   releaseManifest,
   putRelationsTogether,
+  writeHogIndex,
   writeIndexes,
   writeRelationsPart,
   writeFamilyTables,
@@ -197,7 +198,8 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
     "protein-tables": (_, scratch) => writing(scratch, async (c) => writeProteinTables(c, await output("relations"), await output("family-tables"))),
     "sequence-index": (_, scratch) => writing(scratch, writeSequenceSearch),
     "xref-search": (_, scratch) => writing(scratch, writeXrefs),
-    indexes: (_, scratch) => writing(scratch, async (c) => writeIndexes(c, await output("family-tables"))),
+    indexes: (_, scratch) => writing(scratch, writeIndexes),
+    "hog-index": (_, scratch) => writing(scratch, async (c) => writeHogIndex(c, await output("family-tables"))),
     profiles: (_, scratch) => writing(scratch, writeProfiles),
   };
 

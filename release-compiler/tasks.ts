@@ -55,7 +55,7 @@ export function partOf(name: string): number | undefined {
  * side), 1 for those that build rows on the main thread alone. `relations` puts the parts together: their chunks under
  * directory pages, the pair directory, the close groups.
  */
-export type TaskName = "derive" | RelationPartName | "relations" | "family-tables" | "protein-tables" | "sequence-index" | "xref-search" | "indexes" | "profiles";
+export type TaskName = "derive" | RelationPartName | "relations" | "family-tables" | "protein-tables" | "sequence-index" | "xref-search" | "indexes" | "hog-index" | "profiles";
 interface TaskSpec {
   needs: readonly TaskName[];
   threads: "all" | number;
@@ -68,8 +68,9 @@ export const TASKS: Record<TaskName, TaskSpec> = {
   "protein-tables": { needs: ["derive", "relations", "family-tables"], threads: 1 },
   "sequence-index": { needs: ["derive"], threads: "all" },
   "xref-search": { needs: ["derive"], threads: 1 },
+  indexes: { needs: ["derive"], threads: 1 },
   // The HOG id index and the HOG cards name the chunks of the families and their members.
-  indexes: { needs: ["derive", "family-tables"], threads: 1 },
+  "hog-index": { needs: ["derive", "family-tables"], threads: 1 },
   profiles: { needs: ["derive"], threads: "all" },
 };
 

@@ -317,14 +317,12 @@ export function writeXrefs({ b, packs, stage }: WriteContext) {
   return { xrefSearch };
 }
 
-/** The HOG lists, genome details and key indexes, and what the header says of the genomes. */
-export function writeIndexes({ b, packs, stage }: WriteContext, familyTables: { chunksOf: FamilyChunks }) {
+/** The HOG lists, genome details and the entry id, fingerprint and GO term indexes, and what the header says of the genomes. */
+export function writeIndexes({ b, packs, stage }: WriteContext) {
   const p = b.proteins;
   const genomeOf = (e: number) => p.genome[e - 1];
-  const descriptions = familyDescriptionsOf(b);
-  const hogLists = hogListRows(b.families, b.taxonomy, (e) => b.taxonomy.genomeLevels[genomeOf(e)], descriptions);
+  const hogLists = hogListRows(b.families, b.taxonomy, (e) => b.taxonomy.genomeLevels[genomeOf(e)], familyDescriptionsOf(b));
   const hogList = writeTable<HogListRow>(packs, hogLists.rows.length, LAYOUT.hogListChunkBytes, (k) => hogLists.rows[k]);
-  const cards = writeHogCards(b, packs, descriptions, familyTables.chunksOf);
   const genomes: GenomeInfo[] = b.species.map((s, g) => ({
     code: s.code,
     taxonId: s.taxonId,
@@ -340,20 +338,24 @@ export function writeIndexes({ b, packs, stage }: WriteContext, familyTables: { 
   const indexes = {
     entryIds: writeHashIndexOfPairs(packs, entryIds.keys, entryIds.entries, LAYOUT.bucketBytes, AMBIGUOUS_ENTRIES),
     fingerprints: writeHashIndex(packs, groupsByFingerprint(b.fingerprints), LAYOUT.bucketBytes),
-    hogIds: writeHashIndex(packs, cards.places, LAYOUT.bucketBytes),
     goTerms: writeHashIndex(packs, b.annotations.goTerms, LAYOUT.bucketBytes),
-    ...(b.hogAliases ? { hogAliases: writeHashIndex(packs, cards.aliases(b.hogAliases), LAYOUT.bucketBytes) } : {}),
   };
   stage.done("write the other tables and indexes");
-  return {
-    genomes,
-    hogList,
-    hogCards: cards.hogCards,
-    hogLevelCards: cards.hogLevelCards,
-    genomeDetails,
-    hogLists: { roots: hogLists.roots, levels: hogLists.levels },
-    indexes,
-  };
+  return { genomes, hogList, genomeDetails, hogLists: { roots: hogLists.roots, levels: hogLists.levels }, indexes };
+}
+
+export const HOG_INDEX_STAGE = "write the HOG cards and the HOG id index";
+
+/**
+ * The HOG cards and the index of every HOG id (and alias): after the family tables, whose
+ * chunks they name (FORMAT.md, "Chunks named by rows").
+ */
+export function writeHogIndex({ b, packs, stage }: WriteContext, familyTables: { chunksOf: FamilyChunks }) {
+  const cards = writeHogCards(b, packs, familyDescriptionsOf(b), familyTables.chunksOf);
+  const hogIds = writeHashIndex(packs, cards.places, LAYOUT.bucketBytes);
+  const hogAliases = b.hogAliases && writeHashIndex(packs, cards.aliases(b.hogAliases), LAYOUT.bucketBytes);
+  stage.done(HOG_INDEX_STAGE);
+  return { hogCards: cards.hogCards, hogLevelCards: cards.hogLevelCards, hogIds, ...(hogAliases ? { hogAliases } : {}) };
 }
 
 /** Whether a family's HOG ids have cards: its tree has more than `hogCardsFromNodes` nodes. */
@@ -459,13 +461,15 @@ export type WrittenRelease = { [N in RelationPartName]: RelationPart } & {
   "sequence-index": Awaited<ReturnType<typeof writeSequenceSearch>>;
   "xref-search": ReturnType<typeof writeXrefs>;
   indexes: ReturnType<typeof writeIndexes>;
+  "hog-index": ReturnType<typeof writeHogIndex>;
   profiles: Awaited<ReturnType<typeof writeProfiles>>;
 }
 
 /** The manifest naming every table, index and genome blob the tasks wrote. */
 export function releaseManifest(d: DerivedRelease, w: WrittenRelease): Manifest {
   const { relations, pairs } = w.relations;
-  const { genomes, hogList, hogCards, hogLevelCards, genomeDetails, hogLists, indexes } = w.indexes;
+  const { genomes, hogList, genomeDetails, hogLists, indexes } = w.indexes;
+  const { hogCards, hogLevelCards, hogIds, hogAliases } = w["hog-index"];
   const { groups, families, familyMembers, pairDirectory, familyGo, geneTrees } = w["family-tables"];
   const { profiles } = w.profiles;
   const { proteins, annotations, peptides } = w["protein-tables"];
@@ -483,7 +487,7 @@ export function releaseManifest(d: DerivedRelease, w: WrittenRelease): Manifest 
     sequenceIndex: w["sequence-index"].sequenceIndex,
     hogLists,
     xrefSearch: w["xref-search"].xrefSearch,
-    indexes,
+    indexes: { entryIds: indexes.entryIds, fingerprints: indexes.fingerprints, hogIds, goTerms: indexes.goTerms, ...(hogAliases ? { hogAliases } : {}) },
   };
 }
 
