@@ -281,7 +281,7 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
     trees.close();
   }
   stage.done("write group, family and pair directory tables");
-  // Where each family's row and members are, for the HOG id index and the HOG cards (writeIndexes).
+  // Where each family's row and members are, for the HOG id index and the HOG cards (writeHogIndex).
   const chunksOf = { families: families.chunks, familyMembers: familyMembers.chunks };
   return { groups, ...familyTables, pairDirectory, familyGo, ...(geneTrees ? { geneTrees } : {}), chunksOf };
 }
@@ -364,7 +364,7 @@ const hasHogCards = (f: FamilyBuild) => f.nodes.length > LAYOUT.hogCardsFromNode
 /**
  * The rows of each carded HOG id's cards and of its family root's: the ids of each family with
  * cards in the order of their first nodes, families in order. The protein tables name them
- * (ProteinRow `hogCards`) while the indexes task writes the cards, in the same order.
+ * (ProteinRow `hogCards`) while the hog-index task writes the cards, in the same order.
  */
 function hogCardRows(families: FamilyBuild[]): Map<string, [number, number]> {
   const rows = new Map<string, [number, number]>();
