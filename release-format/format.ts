@@ -609,7 +609,7 @@ export interface HogCardRows {
 }
 
 /** The card rows and chunks a CardPlace names. */
-export function cardRows([card, root, cardChunk, levelChunk, rootChunk]: CardPlace): HogCardRows {
+function cardRows([card, root, cardChunk, levelChunk, rootChunk]: CardPlace): HogCardRows {
   return { card, root, chunks: { card: cardChunk, level: levelChunk, root: rootChunk } };
 }
 

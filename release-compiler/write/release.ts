@@ -417,7 +417,14 @@ function writeHogCards(b: ReleaseBuild, packs: PackWriter, descriptions: string[
     return rows ? [family, familyChunk(family), ...cardPlace(...rows)] : [family, familyChunk(family)];
   };
   const places = new Map<string, HogPlace>([...b.hogIds].map(([id, family]) => [id, placeOf(id, family)]));
-  const aliases = (named: Map<string, AliasTarget>) => new Map([...named].map(([alias, target]): [string, HogAlias] => [alias, [...target, ...(placeOf(target[1], target[0]).slice(1) as [RowChunk])]]));
+  // An alias: its target, then where its HOG id is (its place after the family).
+  const aliases = (named: Map<string, AliasTarget>) =>
+    new Map(
+      [...named].map(([alias, target]): [string, HogAlias] => {
+        const [, ...where] = placeOf(target[1], target[0]);
+        return [alias, [...target, ...where] as HogAlias];
+      }),
+    );
   return { ...tables, places, aliases };
 }
 

@@ -7,6 +7,7 @@
  */
 import type { HashIndexRef, KeyIndexLeaf, RowChunk, TableRef, TableShard } from "../../release-format/format.js";
 import { bucketOf } from "../../release-format/slots.js";
+import { rowChunkCovering } from "../../release-format/directory.js";
 import { LAYOUT } from "./layout.js";
 import { packChunk, type PackWriter } from "./packs.js";
 
@@ -99,15 +100,7 @@ export function rowChunkTableWriter<Row>(packs: PackWriter, chunkBytes: number) 
   /** The chunk of a row written before: undefined while it is in the open chunk (the chunk of the row being made). */
   const chunkOf = (row: number): RowChunk | undefined => {
     if (row < 0 || row >= count) throw new Error(`row ${row} is not written yet (${count} rows are)`);
-    if (row >= count - open.length) return undefined;
-    let lo = 0;
-    let hi = chunks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (chunks[mid][0] <= row) lo = mid;
-      else hi = mid - 1;
-    }
-    return chunks[lo];
+    return row >= count - open.length ? undefined : rowChunkCovering(chunks, row);
   };
   return {
     /**

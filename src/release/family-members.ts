@@ -35,8 +35,6 @@ export function membersByEntry(release: Release, family: FamilyRow, positions: r
   return membersAt(release, family, byEntry(family, positions).slice(0, limit));
 }
 
-export { MEMBER_SLICE };
-
 /**
  * The summaries of a family's members at these tree positions, by entry number, in slices of
  * MEMBER_SLICE read as the consumer pulls: a HOG of 50,000 genes streams holding one slice.

@@ -6,11 +6,11 @@ import { segment, type Links } from "../render/links.js";
 import { proteinSummary } from "../render/protein.js";
 import { paginate } from "../render/pagination.js";
 import { fieldNamesFor, json, jsonArrayStream, jsonObjectStream } from "../render/respond.js";
-import type { FamilyRow, HogCard, HogCardRows, HogListRow } from "../../release-format/format.js";
+import { MEMBER_SLICE, type FamilyRow, type HogCard, type HogCardRows, type HogListRow } from "../../release-format/format.js";
 import { isAncestorOrSelf as isAncestorLevel } from "../../release-format/taxonomy.js";
 import { mostAncientFirst } from "../../release-format/hog-levels.js";
 import { hogRecordData, impliedHog, isPrefixId, levelsOfId, nodeOnLevel, nodesWithId, relatedOnLevel, type HogRecordData } from "../../release-format/hog-tree.js";
-import { MEMBER_SLICE, memberSlicesByEntry, membersAt } from "../release/family-members.js";
+import { memberSlicesByEntry, membersAt } from "../release/family-members.js";
 import type { Release } from "../release/release.js";
 import { familyOf, findHog, resolveHog } from "../release/resolve.js";
 

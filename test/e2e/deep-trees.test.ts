@@ -14,12 +14,13 @@ import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
 import { runChunks } from "../../release-format/directory.js";
-import { BESIDE_TABLES, MEMBER_SLICE, type FamilyRow, type HogCard, type ProteinRow, type Relation } from "../../release-format/format.js";
+import { BESIDE_TABLES, MEMBER_SLICE, type FamilyRow, type ProteinRow, type Relation } from "../../release-format/format.js";
 import { isPrefixId } from "../../release-format/hog-tree.js";
 import type { Release } from "../../src/release/release.js";
 import { answerSample, appOver, expectSameAnswers, sample } from "../answer-comparison.js";
 import { TEST_BUILD } from "../build-dir.js";
 import { compileSimulatedWith } from "../layout-variant.js";
+import { allRows } from "../release-folder.js";
 
 const DEEP = resolve(TEST_BUILD, "sim-deep");
 const SIM = resolve(TEST_BUILD, "sim");
@@ -96,12 +97,7 @@ describe("deep trees: a protein's other rows found beside its proteins chunk", (
   it("reads a carded HOG by its id as its bucket and its card, and on a level above its own the ancestor's level card too: no page of the card tables", async () => {
     const { tables, taxonomy } = deep.manifest;
     for (const table of [tables.hogCards, tables.hogLevelCards]) expect(table.tree.depth).toBeGreaterThanOrEqual(2);
-    const all = async (table: typeof tables.hogCards) => {
-      const out: HogCard[] = [];
-      for await (const row of await deep.rows(table, 0, table.rows)) out.push(row);
-      return out;
-    };
-    const [cards, levelCards] = await Promise.all([all(tables.hogCards), all(tables.hogLevelCards)]);
+    const [cards, levelCards] = await Promise.all([allRows(DEEP, (m) => m.tables.hogCards), allRows(DEEP, (m) => m.tables.hogLevelCards)]);
     const reads = new Map<string, number>();
     const probes: Array<{ path: string }> = [];
     let above = 0;
