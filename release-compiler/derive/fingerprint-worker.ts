@@ -3,7 +3,7 @@
  * groups it is sent, or counts the candidates in each run of proteins into the shared table.
  */
 import type { Answered, TaskServer } from "../workers.js";
-import { countCandidates, groupCandidates, type CandidateTable, type CandidateTask, type Candidates, type CountTask } from "./fingerprints.js";
+import { countCandidates, countingSlots, groupCandidates, type CandidateTable, type CandidateTask, type Candidates, type CountTask } from "./fingerprints.js";
 
 type Data = { kind: "candidates" } | { kind: "counts"; table: CandidateTable };
 
@@ -15,9 +15,9 @@ export const serve: TaskServer<CandidateTask | CountTask, Candidates | null, Dat
     };
   }
   const { table } = data;
-  const lastEntry = new Int32Array(table.slots.length);
+  const own = countingSlots(table);
   return (task) => {
-    countCandidates(task as CountTask, table, lastEntry);
+    countCandidates(task as CountTask, table, own);
     return { result: null, transfer: [] };
   };
 };

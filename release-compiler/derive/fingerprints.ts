@@ -10,6 +10,7 @@
  */
 import { KMER_ALPHABET } from "../../release-format/format.js";
 import { forEachKmer } from "../../release-format/kmers.js";
+import { DistinctKmers } from "../kmer-set.js";
 import { runTasksInOrder } from "../workers.js";
 
 const FINGERPRINT_LENGTH = 7;
@@ -20,8 +21,14 @@ const RESIDUES = KMER_ALPHABET;
 const GROUPS_PER_TASK = 2048;
 /** Proteins one counting task scans. */
 const ENTRIES_PER_TASK = 8192;
-/** Bits of the filter that skips the table lookup of peptides that are no candidate. */
-const FILTER_BITS = 1 << 26;
+/**
+ * The filter that skips the table lookup of peptides that are no candidate: bits per distinct
+ * candidate (1 in 16 of the other peptides gets past it), a power of two between these bounds.
+ * Sized to the candidates, it stays in the core's cache where a fixed 8 MB did not.
+ */
+const FILTER_BITS_PER_CANDIDATE = 16;
+const MIN_FILTER_BITS = 1 << 16;
+const MAX_FILTER_BITS = 1 << 26;
 
 /** Every 7-mer of standard residues, by its rolling base-20 code. */
 function forEachPeptide(seq: string, visit: (code: number, position: number) => void): void {
@@ -52,24 +59,33 @@ export interface Candidates {
 export function groupCandidates({ groups }: CandidateTask): Candidates {
   const codes: number[] = [];
   const counts = new Int32Array(groups.length);
+  const first = new DistinctKmers();
   groups.forEach((sequences, g) => {
-    const order: number[] = [];
-    const common = new Set<number>();
-    forEachPeptide(sequences[0], (code) => {
-      if (!common.has(code)) {
-        common.add(code);
-        order.push(code);
-      }
-    });
-    for (const other of sequences.slice(1)) {
-      const present = new Set<number>();
-      forEachPeptide(other, (code) => common.has(code) && present.add(code));
-      for (const code of common) if (!present.has(code)) common.delete(code);
-      if (common.size === 0) break;
+    first.reset(sequences[0].length);
+    forEachPeptide(sequences[0], (code) => first.add(code));
+    // held[i]: the members after the first, so far, that all hold peptide i.
+    const held = new Int32Array(first.length);
+    let members = 1;
+    let common = first.length;
+    for (; members < sequences.length && common > 0; members++) {
+      let alive = 0;
+      forEachPeptide(sequences[members], (code) => {
+        const i = first.indexOf(code);
+        if (i >= 0 && held[i] === members - 1) {
+          held[i] = members;
+          alive++;
+        }
+      });
+      common = alive;
     }
-    const kept = order.filter((code) => common.has(code)).slice(0, CANDIDATES_PER_GROUP);
-    counts[g] = kept.length;
-    codes.push(...kept);
+    let kept = 0;
+    for (let i = 0; common > 0 && i < first.length && kept < CANDIDATES_PER_GROUP; i++) {
+      if (held[i] === members - 1) {
+        codes.push(first.codes[i]);
+        kept++;
+      }
+    }
+    counts[g] = kept;
   });
   return { codes: Int32Array.from(codes), counts };
 }
@@ -84,25 +100,34 @@ export interface CandidateTable {
   slots: Int32Array;
   /** Per slot: proteins holding the code. */
   counts: Int32Array;
-  /** One bit per code modulo FILTER_BITS: set for the candidates' codes. */
+  /** One bit per code modulo its bits (a power of two): set for the candidates' codes. */
   filter: Uint8Array;
 }
 
 function candidateTable(batches: Int32Array[]): CandidateTable {
-  const total = batches.reduce((n, codes) => n + codes.length, 0);
+  const all = new Int32Array(batches.reduce((n, codes) => n + codes.length, 0));
+  let at = 0;
+  for (const codes of batches) {
+    all.set(codes, at);
+    at += codes.length;
+  }
+  all.sort();
+  let distinct = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) distinct++;
   let size = 1024;
-  while (size < total * 2) size *= 2;
+  while (size < distinct * 2) size *= 2;
+  let filterBits = MIN_FILTER_BITS;
+  while (filterBits < distinct * FILTER_BITS_PER_CANDIDATE && filterBits < MAX_FILTER_BITS) filterBits *= 2;
   const table: CandidateTable = {
     slots: new Int32Array(new SharedArrayBuffer(size * 4)).fill(-1),
     counts: new Int32Array(new SharedArrayBuffer(size * 4)),
-    filter: new Uint8Array(new SharedArrayBuffer(FILTER_BITS / 8)),
+    filter: new Uint8Array(new SharedArrayBuffer(filterBits / 8)),
   };
-  for (const codes of batches) {
-    for (const code of codes) {
-      table.slots[slotOf(table.slots, code)] = code;
-      const bit = code & (FILTER_BITS - 1);
-      table.filter[bit >> 3] |= 1 << (bit & 7);
-    }
+  const mask = filterBits - 1;
+  for (const code of all) {
+    table.slots[slotOf(table.slots, code)] = code;
+    const bit = code & mask;
+    table.filter[bit >> 3] |= 1 << (bit & 7);
   }
   return table;
 }
@@ -110,10 +135,12 @@ function candidateTable(batches: Int32Array[]): CandidateTable {
 /** The slot of a code (codes are below 20^7 < 2^31), or the empty slot where it would go. */
 function slotOf(slots: Int32Array, code: number): number {
   const mask = slots.length - 1;
-  let i = Math.imul(code, 0x9e3779b1) & mask;
+  let i = firstSlot(code, mask);
   while (slots[i] !== -1 && slots[i] !== code) i = (i + 1) & mask;
   return i;
 }
+
+const firstSlot = (code: number, mask: number) => Math.imul(code, 0x9e3779b1) & mask;
 
 /** A run of proteins to scan: entries firstEntry, firstEntry + 1, … */
 export interface CountTask {
@@ -122,20 +149,34 @@ export interface CountTask {
 }
 
 /**
- * Counts each protein of the task once for every candidate it holds, into the shared table.
- * `lastEntry` (the table's size, kept by the caller across its tasks) remembers the last
- * protein counted per slot; tasks never share an entry, so a protein is counted once.
+ * A counting worker's own copy of the table's slots, each code beside the last protein counted
+ * for it (`[code, last entry]` per slot), so that a hit costs one cache line of this copy and one
+ * of the shared counts, not three arrays' worth.
  */
-export function countCandidates({ firstEntry, sequences }: CountTask, table: CandidateTable, lastEntry: Int32Array): void {
-  const { slots, counts, filter } = table;
+export function countingSlots(table: CandidateTable): Int32Array {
+  const own = new Int32Array(table.slots.length * 2);
+  for (let i = 0; i < table.slots.length; i++) own[2 * i] = table.slots[i];
+  return own;
+}
+
+/**
+ * Counts each protein of the task once for every candidate it holds, into the shared table.
+ * `own` (countingSlots, kept by the caller across its tasks) remembers the last protein counted
+ * per slot; tasks never share an entry, so a protein is counted once.
+ */
+export function countCandidates({ firstEntry, sequences }: CountTask, table: CandidateTable, own: Int32Array): void {
+  const { counts, filter } = table;
+  const mask = filter.length * 8 - 1;
+  const slotMask = counts.length - 1;
   sequences.forEach((sequence, i) => {
     const entry = firstEntry + i;
     forEachPeptide(sequence, (code) => {
-      const bit = code & (FILTER_BITS - 1);
+      const bit = code & mask;
       if (!(filter[bit >> 3] & (1 << (bit & 7)))) return;
-      const slot = slotOf(slots, code);
-      if (slots[slot] !== code || lastEntry[slot] === entry) return;
-      lastEntry[slot] = entry;
+      let slot = firstSlot(code, slotMask);
+      while (own[2 * slot] !== -1 && own[2 * slot] !== code) slot = (slot + 1) & slotMask;
+      if (own[2 * slot] !== code || own[2 * slot + 1] === entry) return;
+      own[2 * slot + 1] = entry;
       Atomics.add(counts, slot, 1);
     });
   });

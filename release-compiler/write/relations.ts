@@ -5,11 +5,12 @@
  * one pass over its genomes' relations a genome at a time (see derive/relations.ts), then put
  * together.
  */
-import { isOrthologType, type DirectoryPage, type PairRow, type Relation, type TableRef, type TableShard } from "../../release-format/format.js";
+import { isOrthologType, type DirectoryPage, type PairRow, type Relation, type TableRef } from "../../release-format/format.js";
 import type { GenomeRelations, RelationsBuild } from "../derive/relations.js";
 import { runTasksInOrder } from "../workers.js";
-import { packChunk, type PackWriter, type TreeWriter } from "./packs.js";
-import { chunkCutter } from "./tables.js";
+import { GrowingInts } from "./growing.js";
+import { numberRowChunks } from "./number-rows.js";
+import type { PackWriter, TreeWriter } from "./packs.js";
 
 export interface RelationTables {
   relations: TableRef<Relation[]>;
@@ -63,8 +64,6 @@ export interface GenomeRelationTask {
   rel: GenomeRelations;
   pairFirstRow: number;
 }
-
-const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x);
 
 /** Packed sizes, estimated: a relation or pair is a short array of small numbers (and nulls). */
 const RELATION_BYTES = 10;
@@ -240,41 +239,71 @@ function mainPairCount(rel: GenomeRelations, p: RelationProteins): number {
 export function genomeRelationChunks({ rel, pairFirstRow }: GenomeRelationTask, p: RelationProteins, layout: RelationLayout): GenomeRelationChunks {
   const relationChunks = packedChunks();
   const pairChunks = packedChunks();
-  const relationRows = chunkCutter<Relation[]>(relationChunks.add, layout.relationsChunkBytes, (row) => 2 + row.length * RELATION_BYTES, undefined, rel.firstEntry - 1);
-  const pairRows = chunkCutter<PairRow>(pairChunks.add, layout.pairsChunkBytes, () => PAIR_BYTES, undefined, pairFirstRow);
+  const relationRows = numberRowChunks(relationChunks.add, layout.relationsChunkBytes, rel.firstEntry - 1);
+  const pairRows = numberRowChunks(pairChunks.add, layout.pairsChunkBytes, pairFirstRow);
   const size = rel.first.length - 1;
   const withRelations = new Int32Array(p.genomes);
   const hits: number[] = [];
-  const byGenome: number[][] = Array.from({ length: p.genomes }, () => []);
-  const seen = new Set<number>();
+  // The relations that are pairs rows (both main isoforms), and how many with each genome.
+  const pairRelations = new GrowingInts();
+  const pairCounts = new Int32Array(p.genomes);
+  // seenBy[g] = k + 1 once protein k of this genome has a relation into genome g.
+  const seenBy = new Int32Array(p.genomes);
   const groupHits = new Map<number, number>();
   for (let k = 0; k < size; k++) {
     const entry = rel.firstEntry + k;
-    const row: Relation[] = [];
     const group = p.group[entry - 1];
     const main = p.isMain[entry - 1];
-    seen.clear();
+    const first = rel.first[k];
+    const end = rel.first[k + 1];
     groupHits.clear();
-    for (let r = rel.first[k]; r < rel.first[k + 1]; r++) {
+    relationRows.row(2 + (end - first) * RELATION_BYTES, (out) => {
+      out.array(end - first);
+      for (let r = first; r < end; r++) {
+        out.array(4);
+        out.numberOrNull(rel.entry2[r]);
+        out.numberOrNull(rel.code[r]);
+        out.numberOrNull(rel.distance[r]);
+        out.numberOrNull(rel.score[r]);
+      }
+    });
+    for (let r = first; r < end; r++) {
       const partner = rel.entry2[r];
-      row.push([partner, rel.code[r], nullIfNaN(rel.distance[r]), nullIfNaN(rel.score[r])]);
-      seen.add(p.genome[partner - 1]);
-      if (main && p.isMain[partner - 1]) byGenome[p.genome[partner - 1]].push(r);
+      const genome = p.genome[partner - 1];
+      if (seenBy[genome] !== k + 1) {
+        seenBy[genome] = k + 1;
+        withRelations[genome]++;
+      }
+      if (main && p.isMain[partner - 1]) {
+        pairRelations.push(r);
+        pairCounts[genome]++;
+      }
       if (group && isOrthologType(rel.code[r])) {
         const other = p.group[partner - 1];
         if (other !== 0 && other !== group) groupHits.set(other, (groupHits.get(other) ?? 0) + 1);
       }
     }
-    relationRows.push(row);
-    for (const other of seen) withRelations[other]++;
     for (const [other, n] of groupHits) hits.push(group, other, n);
   }
   relationRows.flush();
-  const pairCounts = new Int32Array(p.genomes);
+  // The pairs rows by partner genome: a stable counting sort keeps (entry 1, entry 2) order within each.
+  const at = new Int32Array(p.genomes);
+  for (let g = 1; g < p.genomes; g++) at[g] = at[g - 1] + pairCounts[g - 1];
+  const byGenome = new Int32Array(pairRelations.length);
+  for (let i = 0; i < pairRelations.length; i++) {
+    const r = pairRelations.values[i];
+    byGenome[at[p.genome[rel.entry2[r] - 1]]++] = r;
+  }
   const entry1 = entryOfRows(rel);
-  for (let g2 = 0; g2 < p.genomes; g2++) {
-    pairCounts[g2] = byGenome[g2].length;
-    for (const r of byGenome[g2]) pairRows.push([entry1[r], rel.entry2[r], rel.code[r], nullIfNaN(rel.distance[r]), nullIfNaN(rel.score[r])]);
+  for (const r of byGenome) {
+    pairRows.row(PAIR_BYTES, (out) => {
+      out.array(5);
+      out.numberOrNull(entry1[r]);
+      out.numberOrNull(rel.entry2[r]);
+      out.numberOrNull(rel.code[r]);
+      out.numberOrNull(rel.distance[r]);
+      out.numberOrNull(rel.score[r]);
+    });
   }
   pairRows.flush();
   return { relations: relationChunks.finish(), pairs: pairChunks.finish(), pairCounts, withRelations, hits: Int32Array.from(hits) };
@@ -294,11 +323,9 @@ function packedChunks() {
   const ends: number[] = [];
   let length = 0;
   return {
-    add: (shard: TableShard<unknown>) => {
-      const bytes = packChunk(shard);
-      // The packer reuses its buffer: keep a copy.
-      parts.push(bytes.slice());
-      starts.push(shard.firstRow);
+    add: (firstRow: number, bytes: Uint8Array) => {
+      parts.push(bytes);
+      starts.push(firstRow);
       ends.push((length += bytes.length));
     },
     finish(): PackedChunks {
