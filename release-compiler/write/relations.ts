@@ -9,7 +9,7 @@ import { isOrthologType, type DirectoryPage, type PairRow, type Relation, type T
 import type { GenomeRelations, RelationsBuild } from "../derive/relations.js";
 import { runTasksInOrder } from "../workers.js";
 import { GrowingInts } from "./growing.js";
-import { numberRowChunks } from "./number-rows.js";
+import { HEADER_BYTES, NUMBER_BYTES, NumberRowChunks } from "./number-rows.js";
 import type { PackWriter, TreeWriter } from "./packs.js";
 
 export interface RelationTables {
@@ -239,8 +239,8 @@ function mainPairCount(rel: GenomeRelations, p: RelationProteins): number {
 export function genomeRelationChunks({ rel, pairFirstRow }: GenomeRelationTask, p: RelationProteins, layout: RelationLayout): GenomeRelationChunks {
   const relationChunks = packedChunks();
   const pairChunks = packedChunks();
-  const relationRows = numberRowChunks(relationChunks.add, layout.relationsChunkBytes, rel.firstEntry - 1);
-  const pairRows = numberRowChunks(pairChunks.add, layout.pairsChunkBytes, pairFirstRow);
+  const relationRows = new NumberRowChunks(relationChunks.add, layout.relationsChunkBytes, rel.firstEntry - 1);
+  const pairRows = new NumberRowChunks(pairChunks.add, layout.pairsChunkBytes, pairFirstRow);
   const size = rel.first.length - 1;
   const withRelations = new Int32Array(p.genomes);
   const hits: number[] = [];
@@ -257,16 +257,16 @@ export function genomeRelationChunks({ rel, pairFirstRow }: GenomeRelationTask, 
     const first = rel.first[k];
     const end = rel.first[k + 1];
     groupHits.clear();
-    relationRows.row(2 + (end - first) * RELATION_BYTES, (out) => {
-      out.array(end - first);
-      for (let r = first; r < end; r++) {
-        out.array(4);
-        out.numberOrNull(rel.entry2[r]);
-        out.numberOrNull(rel.code[r]);
-        out.numberOrNull(rel.distance[r]);
-        out.numberOrNull(rel.score[r]);
-      }
-    });
+    const row = relationRows.begin(2 + (end - first) * RELATION_BYTES, HEADER_BYTES + (end - first) * (HEADER_BYTES + 4 * NUMBER_BYTES));
+    row.array(end - first);
+    for (let r = first; r < end; r++) {
+      row.array(4);
+      row.numberOrNull(rel.entry2[r]);
+      row.numberOrNull(rel.code[r]);
+      row.numberOrNull(rel.distance[r]);
+      row.numberOrNull(rel.score[r]);
+    }
+    relationRows.end();
     for (let r = first; r < end; r++) {
       const partner = rel.entry2[r];
       const genome = p.genome[partner - 1];
@@ -286,34 +286,41 @@ export function genomeRelationChunks({ rel, pairFirstRow }: GenomeRelationTask, 
     for (const [other, n] of groupHits) hits.push(group, other, n);
   }
   relationRows.flush();
-  // The pairs rows by partner genome: a stable counting sort keeps (entry 1, entry 2) order within each.
+  // The pairs rows by partner genome: a stable counting sort keeps (entry 1, entry 2) order
+  // within each. Their columns are moved into place in relation order (reading each relation
+  // once, in order, and writing one stream per genome) and then written out in place order:
+  // reading them through an index in place order missed the cache at every row.
   const at = new Int32Array(p.genomes);
   for (let g = 1; g < p.genomes; g++) at[g] = at[g - 1] + pairCounts[g - 1];
-  const byGenome = new Int32Array(pairRelations.length);
-  for (let i = 0; i < pairRelations.length; i++) {
-    const r = pairRelations.values[i];
-    byGenome[at[p.genome[rel.entry2[r] - 1]]++] = r;
+  const pairs = pairRelations.length;
+  const entry1 = new Int32Array(pairs);
+  const entry2 = new Int32Array(pairs);
+  const code = new Uint8Array(pairs);
+  const distance = new Float64Array(pairs);
+  const score = new Float64Array(pairs);
+  for (let k = 0, i = 0; k < size; k++) {
+    for (; i < pairs && pairRelations.values[i] < rel.first[k + 1]; i++) {
+      const r = pairRelations.values[i];
+      const to = at[p.genome[rel.entry2[r] - 1]]++;
+      entry1[to] = rel.firstEntry + k;
+      entry2[to] = rel.entry2[r];
+      code[to] = rel.code[r];
+      distance[to] = rel.distance[r];
+      score[to] = rel.score[r];
+    }
   }
-  const entry1 = entryOfRows(rel);
-  for (const r of byGenome) {
-    pairRows.row(PAIR_BYTES, (out) => {
-      out.array(5);
-      out.numberOrNull(entry1[r]);
-      out.numberOrNull(rel.entry2[r]);
-      out.numberOrNull(rel.code[r]);
-      out.numberOrNull(rel.distance[r]);
-      out.numberOrNull(rel.score[r]);
-    });
+  for (let i = 0; i < pairs; i++) {
+    const row = pairRows.begin(PAIR_BYTES, HEADER_BYTES + 5 * NUMBER_BYTES);
+    row.array(5);
+    row.numberOrNull(entry1[i]);
+    row.numberOrNull(entry2[i]);
+    row.numberOrNull(code[i]);
+    row.numberOrNull(distance[i]);
+    row.numberOrNull(score[i]);
+    pairRows.end();
   }
   pairRows.flush();
   return { relations: relationChunks.finish(), pairs: pairChunks.finish(), pairCounts, withRelations, hits: Int32Array.from(hits) };
-}
-
-/** The first entry of each relation row. */
-function entryOfRows(rel: GenomeRelations): Int32Array {
-  const entry1 = new Int32Array(rel.entry2.length);
-  for (let k = 0; k + 1 < rel.first.length; k++) entry1.fill(rel.firstEntry + k, rel.first[k], rel.first[k + 1]);
-  return entry1;
 }
 
 /** Chunks packed as they close, gathered into one buffer (posted back from a worker whole). */

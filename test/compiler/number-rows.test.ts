@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { numberRowChunks, NumberWriter } from "../../release-compiler/write/number-rows.js";
+import { HEADER_BYTES, NUMBER_BYTES, NumberRowChunks, NumberWriter } from "../../release-compiler/write/number-rows.js";
 import { packChunk } from "../../release-compiler/write/packs.js";
 import { chunkCutter } from "../../release-compiler/write/tables.js";
 
@@ -19,16 +19,18 @@ describe("number rows", () => {
   it("encode each number as msgpackr does, NaN as nil", () => {
     for (const value of EDGES) {
       const out = new NumberWriter();
+      out.reserve(HEADER_BYTES + NUMBER_BYTES);
       out.array(1);
       out.numberOrNull(value);
-      expect([...out.out.values.subarray(0, out.out.length)], String(value)).toEqual([...packChunk([asPacked(value)])]);
+      expect([...out.bytes.subarray(0, out.length)], String(value)).toEqual([...packChunk([asPacked(value)])]);
     }
     fc.assert(
       fc.property(fc.array(number, { maxLength: 40 }), (values) => {
         const out = new NumberWriter();
+        out.reserve(HEADER_BYTES + values.length * NUMBER_BYTES);
         out.array(values.length);
         for (const value of values) out.numberOrNull(value);
-        expect(Buffer.from(out.out.values.subarray(0, out.out.length))).toEqual(Buffer.from(packChunk(values.map(asPacked))));
+        expect(Buffer.from(out.bytes.subarray(0, out.length))).toEqual(Buffer.from(packChunk(values.map(asPacked))));
       }),
     );
   });
@@ -44,16 +46,17 @@ describe("number rows", () => {
           const expected: Array<[number, Uint8Array]> = [];
           const cutter = chunkCutter<Array<Array<number | null>>>((shard) => expected.push([shard.firstRow, packChunk(shard).slice()]), chunkBytes, estimate, undefined, firstRow);
           const found: Array<[number, Uint8Array]> = [];
-          const chunks = numberRowChunks((first, bytes) => found.push([first, bytes]), chunkBytes, firstRow);
+          const chunks = new NumberRowChunks((first, bytes) => found.push([first, bytes]), chunkBytes, firstRow);
           for (const row of rows) {
             cutter.push(row.map((items) => items.map(asPacked)));
-            chunks.row(estimate(row), (out) => {
-              out.array(row.length);
-              for (const items of row) {
-                out.array(items.length);
-                for (const value of items) out.numberOrNull(value);
-              }
-            });
+            const most = HEADER_BYTES + row.reduce((n, items) => n + HEADER_BYTES + items.length * NUMBER_BYTES, 0);
+            const out = chunks.begin(estimate(row), most);
+            out.array(row.length);
+            for (const items of row) {
+              out.array(items.length);
+              for (const value of items) out.numberOrNull(value);
+            }
+            chunks.end();
           }
           cutter.flush();
           chunks.flush();
@@ -68,7 +71,19 @@ describe("number rows", () => {
     const values = Array.from({ length: 20_000 }, (_, i) => (i % 3 === 0 ? i * 1.5 : i * 977));
     const out = new NumberWriter();
     out.array(values.length);
-    for (const value of values) out.numberOrNull(value);
-    expect(Buffer.from(out.out.values.subarray(0, out.out.length))).toEqual(Buffer.from(packChunk(values)));
+    for (const [i, value] of values.entries()) {
+      if (i % 100 === 0) out.reserve(100 * NUMBER_BYTES);
+      out.numberOrNull(value);
+    }
+    expect(Buffer.from(out.bytes.subarray(0, out.length))).toEqual(Buffer.from(packChunk(values)));
+  });
+
+  it("refuse a row that writes past the bytes it reserved", () => {
+    const chunks = new NumberRowChunks(() => {}, 1000, 0);
+    const out = chunks.begin(10, HEADER_BYTES + NUMBER_BYTES);
+    out.array(2);
+    out.numberOrNull(0.5);
+    out.numberOrNull(0.25);
+    expect(() => chunks.end()).toThrow(/wrote 19 bytes, more than the 14 it reserved/);
   });
 });
