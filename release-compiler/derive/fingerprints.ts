@@ -91,8 +91,9 @@ export function groupCandidates({ groups }: CandidateTask): Candidates {
 }
 
 /**
- * The distinct candidates in an open-addressing table (typed arrays: a large release has
- * millions; Maps of them cost ten times as much), and the proteins counted for each. Its arrays
+ * The candidates of one group each in an open-addressing table (typed arrays: a large release
+ * has millions; Maps of them cost ten times as much), and the proteins counted for each; a
+ * candidate of several groups is no group's fingerprint, so it is not counted at all. Its arrays
  * are SharedArrayBuffers, so every counting worker reads the one table and adds to its counts.
  */
 export interface CandidateTable {
@@ -112,19 +113,26 @@ function candidateTable(batches: Int32Array[]): CandidateTable {
     at += codes.length;
   }
   all.sort();
-  let distinct = 0;
-  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) distinct++;
+  // Only a candidate of one group can be unique to it: groups are disjoint, and every member of
+  // a group holds its candidates, so a code two groups share is held beyond either.
+  const single: number[] = [];
+  for (let i = 0; i < all.length; ) {
+    let j = i + 1;
+    while (j < all.length && all[j] === all[i]) j++;
+    if (j === i + 1) single.push(all[i]);
+    i = j;
+  }
   let size = 1024;
-  while (size < distinct * 2) size *= 2;
+  while (size < single.length * 2) size *= 2;
   let filterBits = MIN_FILTER_BITS;
-  while (filterBits < distinct * FILTER_BITS_PER_CANDIDATE && filterBits < MAX_FILTER_BITS) filterBits *= 2;
+  while (filterBits < single.length * FILTER_BITS_PER_CANDIDATE && filterBits < MAX_FILTER_BITS) filterBits *= 2;
   const table: CandidateTable = {
     slots: new Int32Array(new SharedArrayBuffer(size * 4)).fill(-1),
     counts: new Int32Array(new SharedArrayBuffer(size * 4)),
     filter: new Uint8Array(new SharedArrayBuffer(filterBits / 8)),
   };
   const mask = filterBits - 1;
-  for (const code of all) {
+  for (const code of single) {
     table.slots[slotOf(table.slots, code)] = code;
     const bit = code & mask;
     table.filter[bit >> 3] |= 1 << (bit & 7);
