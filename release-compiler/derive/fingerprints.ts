@@ -22,8 +22,8 @@ const GROUPS_PER_TASK = 2048;
 /** Proteins one counting task scans. */
 const ENTRIES_PER_TASK = 8192;
 /**
- * The filter that skips the table lookup of peptides that are no candidate: bits per distinct
- * candidate (1 in 16 of the other peptides gets past it), a power of two between these bounds.
+ * The filter that skips the table lookup of peptides that are no candidate counted: bits per
+ * counted candidate (1 in 16 of the other peptides gets past it), a power of two between these bounds.
  * Sized to the candidates, it stays in the core's cache where a fixed 8 MB did not.
  */
 const FILTER_BITS_PER_CANDIDATE = 16;
@@ -63,7 +63,7 @@ export function groupCandidates({ groups }: CandidateTask): Candidates {
   groups.forEach((sequences, g) => {
     first.reset(sequences[0].length);
     forEachPeptide(sequences[0], (code) => first.add(code));
-    // held[i]: the members after the first, so far, that all hold peptide i.
+    // held[i] = m once members 1 … m (after the first) all hold peptide i; `common` counts those at the last member read.
     const held = new Int32Array(first.length);
     let members = 1;
     let common = first.length;
