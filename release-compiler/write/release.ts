@@ -204,16 +204,22 @@ export async function writeProteinTables({ b, packs, stage, readChunk }: WriteCo
     families: await chunkList(familyTables.families.tree, readChunk),
   });
   const cardRows = hogCardRows(b.families);
-  const proteins = writeSlottedTable<ProteinRow>(packs, p.count, LAYOUT.proteinsChunkRows, (i) => ({
-    ...summary(i + 1),
-    family: b.family[i],
-    rootHog: b.family[i] ? b.families[b.family[i] - 1].rootHog : 0,
-    hogLevelCount: b.hogLevelCount[i],
-    isoforms: p.isoforms[i] ?? [],
-    ...(cardRows.has(b.hog[i]) ? { hogCards: cardRows.get(b.hog[i])! } : {}),
-    exons: exonPairs(p.exons[i]),
-    description: p.description[i],
-  }), beside);
+  // A row is its summary (a fresh object) with the protein's own fields added, in the order the
+  // format writes them (hogCards, when present, before exons). Spreading the summary and an
+  // optional `{ hogCards }` into a literal cost ~6 µs a row (a million proteins: ~6 s) and gave
+  // the same bytes.
+  const proteins = writeSlottedTable<ProteinRow>(packs, p.count, LAYOUT.proteinsChunkRows, (i) => {
+    const row = summary(i + 1) as ProteinRow;
+    row.family = b.family[i];
+    row.rootHog = b.family[i] ? b.families[b.family[i] - 1].rootHog : 0;
+    row.hogLevelCount = b.hogLevelCount[i];
+    row.isoforms = p.isoforms[i] ?? [];
+    const cards = cardRows.get(b.hog[i]);
+    if (cards) row.hogCards = cards;
+    row.exons = exonPairs(p.exons[i]);
+    row.description = p.description[i];
+    return row;
+  }, beside);
   stage.done("write protein, annotation and peptide tables");
   return { proteins, annotations, peptides };
 }
