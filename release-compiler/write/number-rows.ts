@@ -21,9 +21,14 @@ export const NUMBER_BYTES = 9;
  * reserve is caught when the row ends (numberRowChunks).
  */
 export class NumberWriter {
-  bytes = new Uint8Array(64 * 1024);
+  bytes: Uint8Array;
   length = 0;
-  private view = new DataView(this.bytes.buffer);
+  private view: DataView;
+
+  constructor(initialBytes = 64 * 1024) {
+    this.bytes = new Uint8Array(initialBytes);
+    this.view = new DataView(this.bytes.buffer);
+  }
 
   /** Room for `n` more bytes. */
   reserve(n: number): void {
@@ -106,7 +111,8 @@ function shardHead(firstRow: number): Uint8Array {
  */
 export class NumberRowChunks {
   private rows = new NumberWriter();
-  private head = new NumberWriter();
+  // A chunk's rows header: a few bytes.
+  private head = new NumberWriter(HEADER_BYTES);
   private count = 0;
   private bytes = 0;
   private next: number;
