@@ -42,9 +42,9 @@ const ORIGIN = "http://bench.local";
  * source included, so that its stage log (what Scale on paper projects from) is this code's.
  */
 const stampSettings = () => ({ ...AT_SCALE, format: FORMAT_VERSION, layout: { ...LAYOUT, PAGE_ENTRIES, ROOT_ENTRIES }, relationParts: RELATION_PARTS, compile: COMPILE_FLAGS, compiler: compilerSourceHash() });
-/** How the release is compiled: the row engine's threads and memory; and the same with one job, compared. */
-const COMPILE_FLAGS = ["--jobs", "2", "--memory", "2g"];
-const ONE_JOB_FLAGS = ["--jobs", "1", "--memory", "2g"];
+/** How the release is compiled: two jobs within 4 GB; and the same with one job, compared. */
+const COMPILE_FLAGS = ["--jobs", "2", "--memory", "4g"];
+const ONE_JOB_FLAGS = ["--jobs", "1", "--memory", "4g"];
 
 interface CompileFigures {
   seconds: number;
@@ -314,7 +314,7 @@ function stageTable(totalSeconds: number): string[] {
   return [
     "",
     sideBySide
-      ? `The compile's stages (its log, build/bench/sim2500.log; ${totalSeconds.toFixed(0)} s in all): derive in the compile's process, then the tasks after it side by side in processes of their own for ${sideBySide.seconds.toFixed(0)} s, so their stages overlap and their shares add up to more than that (each task's loading of the derived release, ${loads.length} lines of ${loads.reduce((n, st) => n + st.seconds, 0).toFixed(1)} s in all, left out). The time of each stage, the heap in use, resident set and peak resident set of its process when it ended, and how busy that process's main thread was (the share worker threads and the row engine's threads did not take).`
+      ? `The compile's stages (its log, build/bench/sim2500.log; ${totalSeconds.toFixed(0)} s in all): every task in a process of its own, derive first and alone, then the tasks after it side by side (${sideBySide.seconds.toFixed(0)} s for them all), so their stages overlap and their shares add up to more than that (each task's loading of the derived release, ${loads.length} lines of ${loads.reduce((n, st) => n + st.seconds, 0).toFixed(1)} s in all, left out). The time of each stage, the heap in use, resident set and peak resident set of its process when it ended, and how busy that process's main thread was (the share worker threads and the row engine's threads did not take).`
       : `The compile's stages (its log, build/bench/sim2500.log; ${totalSeconds.toFixed(0)} s in all, the rest is starting Node and loading modules): the time of each, the heap in use, resident set and peak resident set when it ended, and how busy the main thread was (the share worker threads and the row engine's threads did not take).`,
     "",
     "| stage | seconds | share | heap | RSS | peak RSS | main thread busy |",

@@ -7,7 +7,7 @@
  * - the Snakemake workflow (workflow/Snakefile, `snakemake --cores 2`): each task a job, the
  *   writing tasks side by side when cores allow; Snakemake's own per-job record (benchmark:)
  *   gives each task's wall time and peak resident set.
- * Each with `--memory 2g` and a heap limit of 3,584 MB. Reports wall time, peak resident set (a
+ * Each within 4 GB (`--memory 4g`; Snakemake: `--resources mem_mb=4096`) and a heap limit of 3,584 MB. Reports wall time, peak resident set (a
  * workflow's: of all its processes together, sampled), whether the releases are byte-identical,
  * and what keeping the tasks costs: the derived release's snapshot, and its saving and loading.
  * Each compile's log is kept beside where its release was (build/bench/workflow/*.log).
@@ -25,7 +25,9 @@ import { compileScratch, runMeasured, type MeasuredRun } from "./measured-run.js
 const ROOT = resolve(import.meta.dirname, "..");
 const OUT = resolve(ROOT, "build/bench/workflow");
 const HEAP_MB = 3584;
-const ENGINE_MEMORY = "2g";
+/** The compiles' memory budget. */
+const MEMORY = "4g";
+const MEMORY_MB = 4096;
 /** The compile benchmark's largest input (bench/compile.ts), simulated there (`BENCH_COMPILE_QUICK=1`: its quick one, 60k proteins). */
 const INPUT = resolve(ROOT, "build/bench/compile-input", process.env.BENCH_COMPILE_QUICK ? "g100-f540-s1" : "g100-f9000-s1");
 
@@ -51,7 +53,7 @@ const cli = (out: string, extra: string[] = []) => [
   "--jobs",
   "2",
   "--memory",
-  ENGINE_MEMORY,
+  MEMORY,
   "--verbose",
   ...extra,
 ];
@@ -124,7 +126,7 @@ export async function workflowBenchmark(log: (line: string) => void): Promise<st
   const snake = checked(
     await runMeasured(
       "snakemake",
-      ["--snakefile", resolve(ROOT, "workflow/Snakefile"), "--directory", OUT, "--cores", "2", "--config", `release=${resolve(INPUT, "release.json")}`, `out=${workflow}`, `memory=${ENGINE_MEMORY}`],
+      ["--snakefile", resolve(ROOT, "workflow/Snakefile"), "--directory", OUT, "--cores", "2", "--resources", `mem_mb=${MEMORY_MB}`, "--config", `release=${resolve(INPUT, "release.json")}`, `out=${workflow}`],
       { cwd: OUT, env: { ...process.env, NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` }, tree: true, scratchOf: (pid) => compileScratch(workflow, pid) },
     ),
     "snakemake",
@@ -147,7 +149,7 @@ export async function workflowBenchmark(log: (line: string) => void): Promise<st
   const same = runs.every((r) => r.manifest === runs[0].manifest);
   for (const r of runs) log(`${r.name}: ${r.seconds.toFixed(0)} s, peak ${r.peakMb.toFixed(0)} MB`);
   return [
-    `Input: the compile benchmark's largest (${proteins.toLocaleString("en-US")} proteins over 100 genomes, \`${INPUT.slice(ROOT.length + 1)}\`), each compile with \`--jobs 2 --memory ${ENGINE_MEMORY}\` and a heap limit of ${HEAP_MB} MB, one after the other in one run. ` +
+    `Input: the compile benchmark's largest (${proteins.toLocaleString("en-US")} proteins over 100 genomes, \`${INPUT.slice(ROOT.length + 1)}\`), each compile with \`--jobs 2 --memory ${MEMORY}\` (Snakemake: \`--resources mem_mb=${MEMORY_MB}\`) and a heap limit of ${HEAP_MB} MB, one after the other in one run. ` +
       `Peak RSS: the process's high-water mark; side by side and for Snakemake, the resident sets of all its processes together, sampled every 100 ms. Temp disk: the largest the work folder's tasks and scratch grew (row engine databases and spill files, the derived release), not its packs, which become the release. ` +
       `The ${runs.length} releases are ${same ? "byte-identical (the same manifest, which names every chunk by its hash)" : "NOT byte-identical"}.`,
     "",

@@ -8,20 +8,22 @@
  */
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
-import { compileRelease, compileTask, DEFAULT_ENGINE_MEMORY, planCompile, SIDE_BY_SIDE_PROTEINS } from "./compile.js";
+import { compileRelease, compileTask, defaultMemory, planCompile, SIDE_BY_SIDE_INPUT_BYTES } from "./compile.js";
 import { InputRejected } from "./problems.js";
 import { TASK_OF_PARENT } from "./task-processes.js";
 import { TASK_NAMES, UnfinishedTask, type TaskName } from "./tasks.js";
 
 const USAGE = `usage: npm run compile -- --config FILE --out DIR [--jobs N] [--memory SIZE] [--verbose] [--align-pairs] [--work DIR] [--side-by-side | --in-process] [--task NAME | --plan]
   --jobs N       worker threads (HOG family pairs and alignments, relation tables, k-mers), and threads the row engine sorts on (default: ${availableParallelism()}, the cores)
-  --memory SIZE  memory the row engine holds before it spills to disk, e.g. 4g or 512m (default: ${DEFAULT_ENGINE_MEMORY / 2 ** 30}g)
+  --memory SIZE  the memory the compile keeps to, e.g. 4g or 512m (default: ${(defaultMemory() / 2 ** 30).toFixed(1)}g, half the machine's):
+                 tasks run side by side while their expected resident sets fit in it, and sort out of core
+                 in what theirs leave; with --task, the memory of that task alone
   --verbose      stage lines also give the heap and resident set
   --align-pairs  every pairwise relation gets the score and distance of its alignment
   --work DIR     where finished tasks are kept, and kept after (default: OUT.work, removed once the release is in place);
                  a compile killed part-way and started again resumes from it
-  --side-by-side the tasks after derive side by side, each in a child process, as many at a time as the jobs allow
-                 (the default with several jobs and ${SIDE_BY_SIDE_PROTEINS.toLocaleString("en")} proteins or more)
+  --side-by-side the tasks side by side, each in a child process, as many at a time as the jobs allow
+                 (the default with several jobs and ${SIDE_BY_SIDE_INPUT_BYTES / 2 ** 30} GB of inputs or more)
   --in-process   every task in this process, one after another (the default otherwise)
   --task NAME    run one task, whose needs have finished in the work folder: ${[...TASK_NAMES, "release"].join(", ")} (release puts the release together)
   --plan         print the tasks as JSON (what each needs, the file that says it finished), for a workflow`;

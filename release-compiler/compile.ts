@@ -8,7 +8,7 @@
  * to hold (relations, k-mer postings) go through the row engine (engine.ts, DuckDB).
  */
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { availableParallelism, totalmem } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { packKey, type Manifest, type ManifestFile, type ReleaseHeader } from "../release-format/format.js";
 import { loadConfig, type ReleaseConfig } from "./config.js";
@@ -36,7 +36,7 @@ import { openEngine, type Engine } from "./engine.js";
 import { scratchFolder, type ScratchFolder } from "./scratch.js";
 import { runTasksSideBySide } from "./task-processes.js";
 import { stageReporter, type Stages } from "./stages.js";
-import { isRunning, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
+import { inputBytes, isRunning, plannedMemory, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, workingMemory, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
 import { packWriter, type PackWriter } from "./write/packs.js";
 import { packedChunkReader } from "./write/beside.js";
 import { LAYOUT } from "./write/layout.js";
@@ -81,14 +81,18 @@ export interface CompileOptions {
   alignPairs?: boolean;
   /** `--jobs`: worker threads (family pairs and their alignments, packing the relation tables, k-mers) and threads the row engine sorts on (default: the machine's cores). */
   jobs?: number;
-  /** `--memory`: bytes the row engine may hold before it spills to disk (default: DEFAULT_ENGINE_MEMORY). */
+  /**
+   * `--memory`: the memory the compile keeps to (default: defaultMemory()). Tasks run side by side
+   * only while their expected resident sets fit in it together (tasks.ts, tasksToStart), and a
+   * task that sorts out of core holds what its own leaves before it spills to disk (workingMemory).
+   */
   memory?: number;
   /** `--work`: the folder of finished tasks, kept (default: `<out>.work`, removed once the release is in place). */
   work?: string;
   /**
-   * The tasks after `derive` as child processes side by side (task-processes.ts), or all in this
-   * process one after another (`--in-process`). Default: side by side when there are several
-   * jobs and the release has SIDE_BY_SIDE_PROTEINS proteins or more.
+   * The tasks as child processes side by side (task-processes.ts), derive first and alone, or
+   * all in this process one after another (`--in-process`). Default: side by side when there are
+   * several jobs and the inputs hold SIDE_BY_SIDE_INPUT_BYTES or more.
    */
   sideBySide?: boolean;
   /** The inputs' hash (TaskLedger.inputs) as the compile that started this task computed it: not hashed again. */
@@ -96,10 +100,11 @@ export interface CompileOptions {
 }
 
 /**
- * Below this many proteins the writing tasks take seconds each, about what a child process
- * takes to start and read the derived release, so they run in this process.
+ * Inputs below this size (100,000 proteins with their cDNA, annotations and HOGs: 0.5 GB)
+ * compile in seconds a task, about what a child process takes to start and read the derived
+ * release, so their tasks run in this process.
  */
-export const SIDE_BY_SIDE_PROTEINS = 100_000;
+export const SIDE_BY_SIDE_INPUT_BYTES = 2 ** 30;
 
 /** The line of the tasks run side by side: its time overlaps theirs, each of which has its own lines. */
 export const SIDE_BY_SIDE_STAGE = "the tasks side by side";
@@ -110,8 +115,8 @@ export const LOAD_DERIVED_STAGE = "load the derived release";
 /** The line of the fingerprints, derived on the worker threads while this thread reads the annotations. */
 export const ANNOTATIONS_STAGE = "fingerprints and annotations";
 
-/** The row engine's memory when `--memory` is not given. */
-export const DEFAULT_ENGINE_MEMORY = 2 * 2 ** 30;
+/** The compile's memory when `--memory` is not given: half the machine's. */
+export const defaultMemory = (): number => Math.floor(totalmem() / 2);
 
 /** The tasks' outputs, by task. */
 type TaskOutputs = { derive: DerivedRelease } & { [N in keyof WrittenRelease]: WrittenRelease[N] & { packed: PackedOutput } };
@@ -127,8 +132,7 @@ export async function compileRelease(configPath: string, outDir: string, options
   for (const left of [...removeLeftovers(compile.target), ...compile.ledger.prune()]) options.log?.(`removed ${left}, left by a compile that did not finish`);
   const ownWork = !options.work;
   try {
-    const derived = await compile.output("derive");
-    if (options.sideBySide ?? (compile.jobs > 1 && derived.counts.proteins >= SIDE_BY_SIDE_PROTEINS)) await compile.sideBySide();
+    if (options.sideBySide ?? (compile.jobs > 1 && inputBytes(compile.config) >= SIDE_BY_SIDE_INPUT_BYTES)) await compile.sideBySide();
     const result = await compile.release();
     if (ownWork) rmSync(compile.ledger.work, { recursive: true, force: true });
     return result;
@@ -152,11 +156,19 @@ export async function compileTask(configPath: string, outDir: string, task: Task
 
 /** The tasks and the file that says each has finished, for a workflow's plan (`--plan`). */
 export async function planCompile(configPath: string, outDir: string, options: CompileOptions = {}) {
-  const { ledger, target } = await openCompile(configPath, outDir, options);
+  const { ledger, target, memoryBytes } = await openCompile(configPath, outDir, options);
   return {
     out: target,
     work: ledger.work,
-    tasks: Object.fromEntries(TASK_NAMES.map((name) => [name, { ...TASKS[name], done: ledger.marker(name) }])),
+    /** The compile's memory (`--memory`, or the default), and the derived release whose size the tasks' memory grows with. */
+    memory: memoryBytes,
+    derived: ledger.output("derive"),
+    tasks: Object.fromEntries(
+      TASK_NAMES.map((name) => {
+        const { needs, threads } = TASKS[name];
+        return [name, { needs, threads, memory: plannedMemory(name) ?? null, done: ledger.marker(name) }];
+      }),
+    ),
   };
 }
 
@@ -169,7 +181,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
   const target = resolve(outDir);
   mkdirSync(dirname(target), { recursive: true });
   const jobs = options.jobs ?? availableParallelism();
-  const memoryBytes = options.memory ?? DEFAULT_ENGINE_MEMORY;
+  const memoryBytes = options.memory ?? defaultMemory();
   const alignPairs = options.alignPairs ?? false;
   const ledger = taskLedger(resolve(options.work ?? `${target}.work`), config, { alignPairs }, options.inputsHash);
 
@@ -177,34 +189,36 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
   const bodies: { [N in TaskName]: (folder: string, scratch: string) => Promise<TaskOutputs[N]> } = {
     derive: async (folder, scratch) => {
       const packs = packWriter(ledger.work);
-      const engine = await openEngine({ database: join(folder, DERIVED_ROWS), spill: join(scratch, "spill"), memoryBytes, threads: jobs });
+      const working = workingMemory("derive", memoryBytes, 0);
+      const engine = await openEngine({ database: join(folder, DERIVED_ROWS), spill: join(scratch, "spill"), memoryBytes: working, threads: jobs });
       try {
-        const build = await deriveRelease(config, loaded.problems, stage, { packs, scratch: scratchFolder(join(scratch, "derive")), keep: folder, engine, jobs, memoryBytes, alignPairs });
+        const build = await deriveRelease(config, loaded.problems, stage, { packs, scratch: scratchFolder(join(scratch, "derive")), keep: folder, engine, jobs, memoryBytes: working, alignPairs });
         return derivedRelease(build, loaded.problems.warnings.map(formatWarning), packed(packs));
       } finally {
         engine.close();
       }
     },
     ...(Object.fromEntries(
-      Array.from({ length: RELATION_PARTS }, (_, i) => [relationPart(i + 1), (_: string, scratch: string) => writing(scratch, (c) => writeRelationsPart(c, i + 1))]),
+      Array.from({ length: RELATION_PARTS }, (_, i) => [relationPart(i + 1), (_: string, scratch: string) => writing(relationPart(i + 1), scratch, (c) => writeRelationsPart(c, i + 1))]),
     ) as { [N in RelationPartName]: (folder: string, scratch: string) => Promise<TaskOutputs[N]> }),
     relations: (_, scratch) =>
-      writing(scratch, async (c) => {
+      writing("relations", scratch, async (c) => {
         const parts: RelationPart[] = [];
         for (let part = 1; part <= RELATION_PARTS; part++) parts.push(await output(relationPart(part)));
         return putRelationsTogether(c, parts);
       }),
-    "family-tables": (_, scratch) => writing(scratch, async (c) => writeFamilyTables(c, await output("relations"))),
-    "protein-tables": (_, scratch) => writing(scratch, async (c) => writeProteinTables(c, await output("relations"), await output("family-tables"))),
-    "sequence-index": (_, scratch) => writing(scratch, writeSequenceSearch),
-    "xref-search": (_, scratch) => writing(scratch, writeXrefs),
-    indexes: (_, scratch) => writing(scratch, writeIndexes),
-    "hog-index": (_, scratch) => writing(scratch, async (c) => writeHogIndex(c, await output("family-tables"))),
-    profiles: (_, scratch) => writing(scratch, writeProfiles),
+    "family-tables": (_, scratch) => writing("family-tables", scratch, async (c) => writeFamilyTables(c, await output("relations"))),
+    "protein-tables": (_, scratch) => writing("protein-tables", scratch, async (c) => writeProteinTables(c, await output("relations"), await output("family-tables"))),
+    "sequence-index": (_, scratch) => writing("sequence-index", scratch, writeSequenceSearch),
+    "xref-search": (_, scratch) => writing("xref-search", scratch, writeXrefs),
+    indexes: (_, scratch) => writing("indexes", scratch, writeIndexes),
+    "hog-index": (_, scratch) => writing("hog-index", scratch, async (c) => writeHogIndex(c, await output("family-tables"))),
+    profiles: (_, scratch) => writing("profiles", scratch, writeProfiles),
   };
 
-  const writing = async <T>(scratch: string, write: (c: WriteContext) => T | Promise<T>): Promise<T & { packed: PackedOutput }> => {
+  const writing = async <T>(name: TaskName, scratch: string, write: (c: WriteContext) => T | Promise<T>): Promise<T & { packed: PackedOutput }> => {
     await output("derive");
+    const working = workingMemory(name, memoryBytes, statSync(ledger.output("derive")).size);
     // Each writing task reads the derived release afresh, the fields it uses: what one task read is collected before the next.
     const build = releaseBuild(ledger.load<DerivedRelease>("derive"));
     const packs = packWriter(ledger.work);
@@ -212,12 +226,12 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
       openEngine({
         database: readOnlyDatabase ?? join(scratch, "rows.duckdb"),
         spill: join(scratch, "spill"),
-        memoryBytes,
+        memoryBytes: working,
         threads: jobs,
         readOnly: readOnlyDatabase !== undefined,
         attach,
       });
-    const result = await write({ b: build, packs, stage, jobs, memoryBytes, derived: ledger.folder("derive"), engine, readChunk: packedChunkReader(ledger.work) });
+    const result = await write({ b: build, packs, stage, jobs, memoryBytes: working, derived: ledger.folder("derive"), engine, readChunk: packedChunkReader(ledger.work) });
     return { ...result, packed: packed(packs) };
   };
 
@@ -284,18 +298,26 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
     }
   };
 
-  /** Every task after derive, each in a child process, side by side (task-processes.ts). */
+  /**
+   * Every task, each in a child process, side by side (task-processes.ts): this process holds
+   * none of their memory.
+   */
   const sideBySide = async () => {
     const args = ["--config", resolve(configPath), "--out", target, "--work", ledger.work, ...(alignPairs ? ["--align-pairs"] : []), ...(options.verbose ? ["--verbose"] : [])];
-    await runTasksSideBySide(
-      TASK_NAMES.filter((name) => name !== "derive"),
-      { args, jobs, memoryBytes, inputsHash: ledger.inputs, isDone: ledger.isDone, log: options.log },
-    );
+    await runTasksSideBySide(TASK_NAMES, {
+      args,
+      jobs,
+      memoryBytes,
+      derivedBytes: () => statSync(ledger.output("derive")).size,
+      inputsHash: ledger.inputs,
+      isDone: ledger.isDone,
+      log: options.log,
+    });
     ranApart = true;
     stage.done(SIDE_BY_SIDE_STAGE);
   };
 
-  return { target, ledger, jobs, output, release, sideBySide };
+  return { target, ledger, config, jobs, memoryBytes, output, release, sideBySide };
 }
 
 /** A hard link (the packs stay where the tasks wrote them until the work folder goes), or a copy across file systems. */

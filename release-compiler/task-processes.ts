@@ -6,8 +6,9 @@
  * another. A task starts once the tasks it needs have finished and its threads are free: a task
  * with worker threads (`threads: "all"`) runs on every job once one is free, a part of the
  * relations takes a few, one that builds rows on its main thread takes one (tasks.ts,
- * tasksToStart); the memory budget is shared out by the threads a task runs with (only the
- * relations parts' row engine and the sequence index hold to it).
+ * tasksToStart), and its expected resident set fits in what is free of the memory budget: a
+ * task runs with the memory it holds of the budget as its own (`--memory`), in which it sorts
+ * out of core what its resident set leaves (tasks.ts, workingMemory).
  * Child processes rather than worker threads, because a task holds the columns of the derived
  * release it reads (gigabytes at scale) in a heap of its own, and is the same program a
  * workflow runs on another machine. Each child prints its stage lines, passed on as they come;
@@ -46,7 +47,10 @@ export interface TaskProcessOptions {
   /** The compile's own arguments: `--config`, `--out`, `--work` (absolute), `--align-pairs`. */
   args: string[];
   jobs: number;
+  /** The compile's memory budget. */
   memoryBytes: number;
+  /** The size of the derived release once derive has finished, which the tasks' expected resident sets grow with (tasks.ts, residentOf). */
+  derivedBytes: () => number;
   /** The compile's TaskLedger.inputs. */
   inputsHash: string;
   isDone(name: TaskName): boolean;
@@ -57,18 +61,23 @@ export interface TaskProcessOptions {
 export async function runTasksSideBySide(names: readonly TaskName[], options: TaskProcessOptions): Promise<void> {
   const { jobs, isDone } = options;
   const waiting = names.filter((name) => !isDone(name));
-  const running = new Map<TaskName, { child: ChildProcess; ended: Promise<TaskName>; holds: number }>();
+  const running = new Map<TaskName, { child: ChildProcess; ended: Promise<TaskName>; holds: number; memory: number }>();
   let free = jobs;
+  let memoryFree = options.memoryBytes;
   try {
     while (waiting.length || running.size) {
       const allRunning = [...running.keys()].some((name) => TASKS[name].threads === "all");
-      for (const { name, threads, holds } of tasksToStart(waiting, isDone, free, jobs, allRunning)) {
+      const room = { free: memoryFree, running: running.size > 0, derivedBytes: isDone("derive") ? options.derivedBytes() : 0 };
+      for (const { name, threads, holds, memory } of tasksToStart(waiting, isDone, free, jobs, allRunning, room)) {
         free -= holds;
-        running.set(name, { ...startTask(name, threads, options), holds });
+        memoryFree -= memory;
+        if (memory > options.memoryBytes) options.log?.(`${name}: expected to hold ${mib(memory)} MB, more than the memory budget of ${mib(options.memoryBytes)} MB: it runs alone`);
+        running.set(name, { ...startTask(name, threads, Math.min(memory, options.memoryBytes), options), holds, memory });
       }
       if (!running.size) throw new Error(`tasks ${waiting.join(", ")} cannot start: the tasks they need did not finish`);
       const ended = await Promise.race([...running.values()].map((r) => r.ended));
       free += running.get(ended)!.holds;
+      memoryFree += running.get(ended)!.memory;
       running.delete(ended);
     }
   } finally {
@@ -80,8 +89,10 @@ export async function runTasksSideBySide(names: readonly TaskName[], options: Ta
   }
 }
 
-function startTask(name: TaskName, threads: number, options: TaskProcessOptions) {
-  const memory = Math.max(64 * 2 ** 20, Math.floor((options.memoryBytes * threads) / options.jobs));
+const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
+
+/** Starts task `name` in a child process, on `threads` threads, within `memory` bytes. */
+function startTask(name: TaskName, threads: number, memory: number, options: TaskProcessOptions) {
   // The child's heap may grow as large as this process's may (a task at scale holds gigabytes).
   const heapMb = Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20);
   const child = spawn(

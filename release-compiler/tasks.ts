@@ -59,19 +59,39 @@ export type TaskName = "derive" | RelationPartName | "relations" | "family-table
 interface TaskSpec {
   needs: readonly TaskName[];
   threads: "all" | number;
+  /** What the task holds resident (TaskMemory); derive's is not known before it runs, and it runs alone. */
+  memory?: TaskMemory;
 }
+
+/**
+ * The resident set a task after derive reaches, from the size of the derived release it reads
+ * (the bytes of derive's output.v8, D): `base + perDerived × D`, fitted to the peak RSS of each
+ * task run alone (`--task`) at 305,029 and 1,022,299 proteins over 100 genomes (D = 290 and
+ * 973 MiB), taken RESIDENT_MARGIN times over for what the fit misses (a heap collected later
+ * beside other tasks). A task that sorts out of core (`working`: the relations parts' row
+ * engine, the sequence index's k-mer postings) also holds up to WORKING_RESIDENT of the working
+ * memory it is given (measured with 2 GB and with 512 MB of it: 0.36 to 0.52).
+ */
+export interface TaskMemory {
+  base: number;
+  perDerived: number;
+  working?: true;
+}
+const MB = 2 ** 20;
+const fitted = (base: number, perDerived: number, working?: true): TaskMemory => ({ base: base * MB, perDerived, ...(working ? { working } : {}) });
+
 export const TASKS: Record<TaskName, TaskSpec> = {
   derive: { needs: [], threads: "all" },
-  ...Object.fromEntries(RELATION_PART_NAMES.map((name) => [name, { needs: ["derive"], threads: 4 }])),
-  relations: { needs: ["derive", ...RELATION_PART_NAMES], threads: 1 },
-  "family-tables": { needs: ["derive", "relations"], threads: 1 },
-  "protein-tables": { needs: ["derive", "relations", "family-tables"], threads: 1 },
-  "sequence-index": { needs: ["derive"], threads: "all" },
-  "xref-search": { needs: ["derive"], threads: 1 },
-  indexes: { needs: ["derive"], threads: 1 },
+  ...Object.fromEntries(RELATION_PART_NAMES.map((name) => [name, { needs: ["derive"], threads: 4, memory: fitted(300, 1.2, true) }])),
+  relations: { needs: ["derive", ...RELATION_PART_NAMES], threads: 1, memory: fitted(180, 0.46) },
+  "family-tables": { needs: ["derive", "relations"], threads: 1, memory: fitted(250, 2.33) },
+  "protein-tables": { needs: ["derive", "relations", "family-tables"], threads: 1, memory: fitted(220, 2.45) },
+  "sequence-index": { needs: ["derive"], threads: "all", memory: fitted(660, 1.3, true) },
+  "xref-search": { needs: ["derive"], threads: 1, memory: fitted(370, 2.01) },
+  indexes: { needs: ["derive"], threads: 1, memory: fitted(100, 2.8) },
   // The HOG id index and the HOG cards name the chunks of the families and their members.
-  "hog-index": { needs: ["derive", "family-tables"], threads: 1 },
-  profiles: { needs: ["derive"], threads: "all" },
+  "hog-index": { needs: ["derive", "family-tables"], threads: 1, memory: fitted(200, 1.2) },
+  profiles: { needs: ["derive"], threads: "all", memory: fitted(290, 0.71) },
 };
 
 export const TASK_NAMES = Object.keys(TASKS) as TaskName[];
@@ -82,11 +102,66 @@ export function threadsOf(name: TaskName, jobs: number): number {
   return threads === "all" ? jobs : Math.min(threads, jobs);
 }
 
-/** A task starting side by side: the threads it runs with, and the threads it holds of the jobs while it runs. */
+/** The share of a task's working memory that shows in its resident set (TaskMemory). */
+const WORKING_RESIDENT = 0.5;
+/** The expected resident sets are the fit's this many times over, */
+const RESIDENT_MARGIN = 1.25;
+/** and at least what a task process holds over the smallest release (Node, its modules, a task's buffers: 180–250 MB measured). */
+const LEAST_RESIDENT = 320 * MB;
+/** Working memory of a task that sorts out of core: at least this (below it, it waits for room beside others), */
+export const LEAST_WORKING = 256 * MB;
+/** and at most this (measured at 1M proteins: a relations part with 512 MB took 3% longer than with 2 GB). */
+export const MOST_WORKING = 2048 * MB;
+
+/** The resident set task `name` is expected to reach over a derived release of `derivedBytes`, besides its working memory. */
+export function residentOf(name: TaskName, derivedBytes: number): number {
+  const memory = TASKS[name].memory;
+  return memory ? Math.max(LEAST_RESIDENT, Math.ceil(RESIDENT_MARGIN * (memory.base + memory.perDerived * derivedBytes))) : 0;
+}
+
+/**
+ * The memory a workflow's job of task `name` asks for, as `max(least, fixed + perDerived × D)` bytes (D the
+ * size of the derived release, `derived` in the plan): its expected resident set, with all the
+ * working memory it can use for a task that sorts out of core. Derive's is the budget's (none
+ * here: it runs alone), the release's a small fixed amount.
+ */
+export function plannedMemory(name: TaskName): { least: number; fixed: number; perDerived: number } | undefined {
+  const memory = TASKS[name].memory;
+  if (!memory) return undefined;
+  const working = memory.working ? WORKING_RESIDENT * MOST_WORKING : 0;
+  return { least: LEAST_RESIDENT + working, fixed: Math.ceil(RESIDENT_MARGIN * memory.base + working), perDerived: RESIDENT_MARGIN * memory.perDerived };
+}
+
+/**
+ * The working memory of task `name` run within `memory` bytes (the compile's budget in one
+ * process, a task's share of it side by side, a workflow job's own): what its expected resident
+ * set leaves, between LEAST_WORKING (or all of `memory`, when less) and MOST_WORKING. Derive appends its rows to the row engine
+ * and sorts none: it is given a quarter of its memory.
+ */
+export function workingMemory(name: TaskName, memory: number, derivedBytes: number): number {
+  const left = name === "derive" ? memory / 4 : (memory - residentOf(name, derivedBytes)) / WORKING_RESIDENT;
+  return Math.floor(Math.max(Math.min(LEAST_WORKING, memory), Math.min(MOST_WORKING, left)));
+}
+
+/**
+ * A task starting side by side: the threads it runs with, the threads it holds of the jobs while
+ * it runs, and the memory it holds of the budget (its expected resident set, with the working
+ * memory this leaves it: workingMemory).
+ */
 export interface TaskStart {
   name: TaskName;
   threads: number;
   holds: number;
+  memory: number;
+}
+
+/** The compile's memory budget as tasks start: what is free of it, and whether any task holds some. */
+export interface MemoryRoom {
+  free: number;
+  /** Whether a task is running: a task expected beyond what is free starts only when none is. */
+  running: boolean;
+  /** The size of the derived release (residentOf). */
+  derivedBytes: number;
 }
 
 /**
@@ -97,19 +172,41 @@ export interface TaskStart {
  * task runs (`allRunning`): it runs with every thread, sharing the cores with the tasks running,
  * and holds the threads that were free. Waiting for all of them left a core idle for as long
  * as the longest one-thread task ran on the other (30 of the 130 s of a million proteins' tasks).
+ *
+ * With a memory budget (`room`), a task also waits until its expected resident set fits in what
+ * is free of it (with LEAST_WORKING for a task that sorts out of core), unless no task runs: a
+ * task expected beyond the whole budget runs alone. A later, smaller task may start meanwhile.
  */
-export function tasksToStart(waiting: TaskName[], isDone: (name: TaskName) => boolean, free: number, jobs: number, allRunning = false): TaskStart[] {
+export function tasksToStart(waiting: TaskName[], isDone: (name: TaskName) => boolean, free: number, jobs: number, allRunning = false, room?: MemoryRoom): TaskStart[] {
   const starting: TaskStart[] = [];
+  let memoryFree = room?.free ?? 0;
+  let running = room?.running ?? false;
   for (const name of [...waiting]) {
     if (!TASKS[name].needs.every(isDone)) continue;
     const threads = threadsOf(name, jobs);
     const everyThread = TASKS[name].threads === "all";
     const holds = everyThread ? free : threads;
     if (everyThread ? free < 1 || allRunning : threads > free) continue;
+    let memory = 0;
+    if (room && !TASKS[name].memory) {
+      // Derive: what it holds is not known before it runs; it runs alone, with all of the budget.
+      if (running) continue;
+      memory = Math.max(memoryFree, 0);
+    } else if (room) {
+      const resident = residentOf(name, room.derivedBytes);
+      const sorts = TASKS[name].memory?.working === true;
+      const least = resident + (sorts ? WORKING_RESIDENT * LEAST_WORKING : 0);
+      if (least > memoryFree && running) continue;
+      memory = Math.ceil(sorts ? Math.min(Math.max(memoryFree, least), resident + WORKING_RESIDENT * MOST_WORKING) : resident);
+    }
+    if (room) {
+      memoryFree -= memory;
+      running = true;
+    }
     waiting.splice(waiting.indexOf(name), 1);
     free -= holds;
     allRunning ||= everyThread;
-    starting.push({ name, threads, holds });
+    starting.push({ name, threads, holds, memory });
   }
   return starting;
 }
@@ -145,6 +242,8 @@ export interface TaskLedger {
   run<T>(name: TaskName, compute: (folder: string, scratch: string) => Promise<T>, log?: (line: string) => void): Promise<T>;
   /** A finished task's output, read from its snapshot as it is used. */
   load<T>(name: TaskName): T;
+  /** The file of a task's output (of derive's: the derived release, whose size the memory of the tasks after it grows with). */
+  output(name: TaskName): string;
   /** Removes what killed runs left (unfinished task folders, scratch, packs being written) and finished tasks of other keys. */
   prune(): string[];
 }
@@ -165,7 +264,8 @@ export function taskLedger(work: string, config: ReleaseConfig, options: Release
   const marker = (name: TaskName) => join(work, "done", id(name));
   const packsFolder = join(work, "packs");
   for (const sub of ["tasks", "done", "packs", "tmp"]) mkdirSync(join(work, sub), { recursive: true });
-  const load = <T>(name: TaskName): T => loadSnapshot<T>(join(folder(name), OUTPUT));
+  const output = (name: TaskName) => join(folder(name), OUTPUT);
+  const load = <T>(name: TaskName): T => loadSnapshot<T>(output(name));
 
   return {
     work,
@@ -174,6 +274,7 @@ export function taskLedger(work: string, config: ReleaseConfig, options: Release
     marker,
     isDone: (name) => existsSync(marker(name)),
     load,
+    output,
     async run(name, compute, log) {
       if (existsSync(marker(name))) {
         log?.(`${name}: finished by an earlier run, loaded from ${folder(name)}`);
@@ -233,10 +334,21 @@ function hashInputs(config: ReleaseConfig, options: ReleaseOptions): string {
   hash.update(`node ${process.version}\n`);
   hash.update(`options ${JSON.stringify(options)}\n`);
   hash.update(`config ${JSON.stringify(config)}\n`);
-  const paths = Object.values(config).flatMap((v) => (typeof v === "string" ? [v] : Array.isArray(v) ? v : []));
-  for (const path of [...new Set(paths)].sort()) if (existsSync(path)) hashPath(hash, path, path);
+  for (const path of inputPaths(config)) hashPath(hash, path, path);
   hashCompilerSource(hash);
   return hash.digest("hex");
+}
+
+/** The files and folders a config names that exist, each once, sorted. */
+function inputPaths(config: ReleaseConfig): string[] {
+  const paths = Object.values(config).flatMap((v) => (typeof v === "string" ? [v] : Array.isArray(v) ? v : []));
+  return [...new Set(paths)].sort().filter((path) => existsSync(path));
+}
+
+/** The bytes of every input file a config names (folders: every file under them). */
+export function inputBytes(config: ReleaseConfig): number {
+  const size = (path: string): number => (statSync(path).isDirectory() ? readdirSync(path).reduce((n, name) => n + size(join(path, name)), 0) : statSync(path).size);
+  return inputPaths(config).reduce((n, path) => n + size(path), 0);
 }
 
 /** A hash of the compiler's own source: what a kept compile's figures (a benchmark's) were measured with. */

@@ -1,6 +1,6 @@
 /** The rule the compile starts its tasks side by side by (tasks.ts, tasksToStart). */
 import { describe, expect, it } from "vitest";
-import { RELATION_PARTS, relationPart, TASK_NAMES, tasksToStart, type TaskName } from "../../release-compiler/tasks.js";
+import { LEAST_WORKING, MOST_WORKING, RELATION_PARTS, relationPart, residentOf, TASK_NAMES, tasksToStart, workingMemory, type TaskName } from "../../release-compiler/tasks.js";
 
 const parts = Array.from({ length: RELATION_PARTS }, (_, i) => relationPart(i + 1));
 const afterRelations = new Set<TaskName>(["derive", ...parts, "relations"]);
@@ -10,23 +10,74 @@ describe("tasks side by side", () => {
   it("starts a task on every thread once one thread is free, holding what was free, beside the one-thread tasks", () => {
     // The family tables running on one of two jobs: the sequence index starts on the other, with both threads.
     const waiting = TASK_NAMES.filter((name) => !afterRelations.has(name) && name !== "family-tables");
-    expect(tasksToStart(waiting, done(afterRelations), 1, 2)).toEqual([{ name: "sequence-index", threads: 2, holds: 1 }]);
+    expect(tasksToStart(waiting, done(afterRelations), 1, 2)).toEqual([{ name: "sequence-index", threads: 2, holds: 1, memory: 0 }]);
     expect(waiting).not.toContain("sequence-index");
     // Right after the relations: the chain's next task first, then the sequence index on what is left.
     const next = TASK_NAMES.filter((name) => !afterRelations.has(name));
     expect(tasksToStart(next, done(afterRelations), 2, 2)).toEqual([
-      { name: "family-tables", threads: 1, holds: 1 },
-      { name: "sequence-index", threads: 2, holds: 1 },
+      { name: "family-tables", threads: 1, holds: 1, memory: 0 },
+      { name: "sequence-index", threads: 2, holds: 1, memory: 0 },
     ]);
     // Alone, it holds every thread; while another such task runs, it waits (the memory budget is one task's).
-    expect(tasksToStart(["profiles"], done(afterRelations), 2, 2)).toEqual([{ name: "profiles", threads: 2, holds: 2 }]);
+    expect(tasksToStart(["profiles"], done(afterRelations), 2, 2)).toEqual([{ name: "profiles", threads: 2, holds: 2, memory: 0 }]);
     expect(tasksToStart(["profiles"], done(afterRelations), 1, 2, true)).toEqual([]);
     expect(tasksToStart(["profiles"], done(afterRelations), 0, 2)).toEqual([]);
   });
 
   it("starts a task on a few threads or one only when they are free, and none before its needs", () => {
     expect(tasksToStart(["relations-1"], done(new Set(["derive"])), 1, 2)).toEqual([]);
-    expect(tasksToStart(["relations-1"], done(new Set(["derive"])), 2, 2)).toEqual([{ name: "relations-1", threads: 2, holds: 2 }]);
-    expect(tasksToStart(["family-tables", "xref-search", "indexes"], done(new Set(["derive"])), 1, 2)).toEqual([{ name: "xref-search", threads: 1, holds: 1 }]);
+    expect(tasksToStart(["relations-1"], done(new Set(["derive"])), 2, 2)).toEqual([{ name: "relations-1", threads: 2, holds: 2, memory: 0 }]);
+    expect(tasksToStart(["family-tables", "xref-search", "indexes"], done(new Set(["derive"])), 1, 2)).toEqual([{ name: "xref-search", threads: 1, holds: 1, memory: 0 }]);
+  });
+});
+
+describe("tasks side by side within the memory budget", () => {
+  const GB = 2 ** 30;
+  // The derived release of a million proteins over 100 genomes (1.02 GB).
+  const derivedBytes = 1.02e9;
+  const room = (free: number, running: boolean) => ({ free, running, derivedBytes });
+
+  it("expects each task's resident set to grow with the derived release, and gives a sorting task what its own leaves", () => {
+    for (const name of TASK_NAMES.filter((n) => n !== "derive")) {
+      expect(residentOf(name, derivedBytes), name).toBeGreaterThan(residentOf(name, derivedBytes / 3));
+      expect(residentOf(name, 0), name).toBeGreaterThan(0);
+    }
+    // Measured alone at 1M: protein tables 2.6 GB, indexes 2.9 GB, the HOG index 1.4 GB; expected with a margin.
+    expect(residentOf("protein-tables", derivedBytes) / GB).toBeGreaterThan(2.6);
+    expect(residentOf("indexes", derivedBytes) / GB).toBeLessThan(2.9 * 1.5);
+    expect(workingMemory("relations-1", 64 * 2 ** 20, derivedBytes)).toBe(64 * 2 ** 20); // a budget below the least is all given
+    expect(workingMemory("relations-1", 4 * GB, derivedBytes)).toBe(MOST_WORKING);
+    expect(workingMemory("relations-1", residentOf("relations-1", derivedBytes) + LEAST_WORKING, derivedBytes)).toBe(2 * LEAST_WORKING);
+    expect(workingMemory("derive", 4 * GB, 0)).toBe(GB);
+  });
+
+  it("starts a task only when its expected resident set fits what is free, unless none runs", () => {
+    const afterDerive = done(new Set(["derive", ...parts, "relations", "family-tables"]));
+    const waiting = (): TaskName[] => ["protein-tables", "xref-search", "hog-index"];
+    // Alone within 4 GB: the protein tables start; the cross-reference search (2.9 GB expected) does not fit beside them, the HOG index neither.
+    const started = tasksToStart(waiting(), afterDerive, 2, 2, false, room(4 * GB, false));
+    expect(started.map((s) => s.name)).toEqual(["protein-tables"]);
+    expect(started[0].memory).toBe(residentOf("protein-tables", derivedBytes));
+    // With 8 GB both one-thread tasks start (two jobs), and each holds its expected resident set.
+    expect(tasksToStart(waiting(), afterDerive, 2, 2, false, room(8 * GB, false)).map((s) => [s.name, s.memory])).toEqual([
+      ["protein-tables", residentOf("protein-tables", derivedBytes)],
+      ["xref-search", residentOf("xref-search", derivedBytes)],
+    ]);
+    // A later, smaller task starts where an earlier one does not fit beside a running one.
+    const small = residentOf("hog-index", derivedBytes) + 2 ** 20;
+    expect(tasksToStart(waiting(), afterDerive, 1, 2, false, room(small, true)).map((s) => s.name)).toEqual(["hog-index"]);
+    // Expected beyond the whole budget: it runs, alone.
+    expect(tasksToStart(waiting(), afterDerive, 2, 2, false, room(GB, false)).map((s) => s.name)).toEqual(["protein-tables"]);
+    expect(tasksToStart(waiting(), afterDerive, 2, 2, false, room(GB, true))).toEqual([]);
+  });
+
+  it("gives a sorting task the memory free up to all it can use, and derive all of the budget, alone", () => {
+    const sorting = tasksToStart(["sequence-index"], done(new Set(["derive"])), 2, 2, false, room(8 * GB, false));
+    expect(sorting.map((s) => s.name)).toEqual(["sequence-index"]);
+    expect(workingMemory("sequence-index", sorting[0].memory, derivedBytes)).toBe(MOST_WORKING);
+    const squeezed = tasksToStart(["sequence-index"], done(new Set(["derive"])), 1, 2, false, room(residentOf("sequence-index", derivedBytes) + GB / 2, true));
+    expect(workingMemory("sequence-index", squeezed[0].memory, derivedBytes)).toBe(GB);
+    expect(tasksToStart(["derive"], done(new Set()), 2, 2, false, room(4 * GB, false))).toEqual([{ name: "derive", threads: 2, holds: 2, memory: 4 * GB }]);
+    expect(tasksToStart(["derive"], done(new Set()), 2, 2, false, room(4 * GB, true))).toEqual([]);
   });
 });

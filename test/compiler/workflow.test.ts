@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { COMPILER_NODE_FLAGS } from "../../release-compiler/task-processes.js";
-import { partOf, RELATION_PARTS, TASK_NAMES } from "../../release-compiler/tasks.js";
+import { MOST_WORKING, partOf, RELATION_PARTS, residentOf, TASK_NAMES } from "../../release-compiler/tasks.js";
 import { TEST_BUILD } from "../build-dir.js";
 import { hasSharedData, warnWithoutSharedData } from "../shared-data.js";
 
@@ -26,10 +26,13 @@ const run = (command: string, args: string[], cwd = ROOT) =>
     (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }),
   );
 
+const WORKFLOW_MEMORY_MB = 3072;
+
 /** Runs the workflow on a release's config, and with `again` a second time, which must find nothing to do. */
 async function snakemake(config: string, again: boolean) {
   const dir = mkdtempSync(join(tmpdir(), "orth-workflow-"));
-  const args = ["--snakefile", join(ROOT, "workflow/Snakefile"), "--directory", dir, "--cores", "2", "--config", `release=${config}`, `out=${join(dir, "release")}`];
+  // The jobs together within 3 GB (Snakemake's own resource, which each job's expected memory counts against).
+  const args = ["--snakefile", join(ROOT, "workflow/Snakefile"), "--directory", dir, "--cores", "2", "--resources", `mem_mb=${WORKFLOW_MEMORY_MB}`, "--config", `release=${config}`, `out=${join(dir, "release")}`];
   const first = await run("snakemake", args, dir);
   return { out: join(dir, "release"), first, again: again ? await run("snakemake", args, dir) : undefined };
 }
@@ -82,7 +85,8 @@ describe("npm run compile -- --task", () => {
     expect((await cli("--task", "everything")).code).toBe(2);
     expect((await cli("--task", `relations-${RELATION_PARTS + 1}`)).code).toBe(2);
 
-    const plan = JSON.parse((await cli("--plan")).stdout) as { out: string; work: string; tasks: Record<string, { needs: string[]; threads: "all" | number; done: string }> };
+    type Memory = { least: number; fixed: number; perDerived: number } | null;
+    const plan = JSON.parse((await cli("--plan", "--memory", "3g")).stdout) as { out: string; work: string; memory: number; derived: string; tasks: Record<string, { needs: string[]; threads: "all" | number; memory: Memory; done: string }> };
     expect(plan.out).toBe(join(dir, "release"));
     expect(Object.keys(plan.tasks)).toEqual(TASK_NAMES);
     expect(plan.tasks["family-tables"].needs).toEqual(["derive", "relations"]);
@@ -95,5 +99,16 @@ describe("npm run compile -- --task", () => {
     expect(plan.tasks.derive.threads).toBe("all");
     expect(plan.tasks["protein-tables"].threads).toBe(1);
     for (const name of TASK_NAMES) expect(plan.tasks[name].done).toMatch(new RegExp(`^${join(dir, "work", "done", name)}-[0-9a-f]{24}$`));
+    // What each job asks for: the budget for derive (it runs alone), the others their expected resident set over the derived release.
+    expect(plan.memory).toBe(3 * 2 ** 30);
+    expect(plan.derived).toMatch(new RegExp(`^${join(dir, "work", "tasks", "derive")}-[0-9a-f]{24}/output\\.v8$`));
+    expect(plan.tasks.derive.memory).toBeNull();
+    for (const name of TASK_NAMES.filter((n) => n !== "derive")) {
+      expect(plan.tasks[name].memory!.fixed, name).toBeGreaterThan(0);
+      const { least, fixed, perDerived } = plan.tasks[name].memory!;
+      const asked = Math.max(least, fixed + perDerived * 1e9);
+      const sorts = name.startsWith("relations-") || name === "sequence-index";
+      expect(Math.abs(asked - residentOf(name, 1e9) - (sorts ? MOST_WORKING / 2 : 0)), name).toBeLessThan(2);
+    }
   });
 });
