@@ -36,7 +36,7 @@ import { openEngine, type Engine } from "./engine.js";
 import { scratchFolder, type ScratchFolder } from "./scratch.js";
 import { runTasksSideBySide } from "./task-processes.js";
 import { stageReporter, type Stages } from "./stages.js";
-import { inputBytes, isRunning, plannedMemory, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, workingMemory, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
+import { DERIVED_COUNTS, derivedScale, inputBytes, isRunning, plannedMemory, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, workingMemory, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
 import { packWriter, type PackWriter } from "./write/packs.js";
 import { packedChunkReader } from "./write/beside.js";
 import { LAYOUT } from "./write/layout.js";
@@ -160,9 +160,10 @@ export async function planCompile(configPath: string, outDir: string, options: C
   return {
     out: target,
     work: ledger.work,
-    /** The compile's memory (`--memory`, or the default), and the derived release whose size the tasks' memory grows with. */
+    /** The compile's memory (`--memory`, or the default); the derived release and its counts, whose size and genomes the tasks' memory grows with. */
     memory: memoryBytes,
     derived: ledger.output("derive"),
+    counts: join(ledger.folder("derive"), DERIVED_COUNTS),
     tasks: Object.fromEntries(
       TASK_NAMES.map((name) => {
         const { needs, threads } = TASKS[name];
@@ -189,11 +190,13 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
   const bodies: { [N in TaskName]: (folder: string, scratch: string) => Promise<TaskOutputs[N]> } = {
     derive: async (folder, scratch) => {
       const packs = packWriter(ledger.work);
-      const working = workingMemory("derive", memoryBytes, 0);
+      const working = workingMemory("derive", memoryBytes, { bytes: 0, genomes: 0 });
       const engine = await openEngine({ database: join(folder, DERIVED_ROWS), spill: join(scratch, "spill"), memoryBytes: working, threads: jobs });
       try {
         const build = await deriveRelease(config, loaded.problems, stage, { packs, scratch: scratchFolder(join(scratch, "derive")), keep: folder, engine, jobs, memoryBytes: working, alignPairs });
-        return derivedRelease(build, loaded.problems.warnings.map(formatWarning), packed(packs));
+        const derived = derivedRelease(build, loaded.problems.warnings.map(formatWarning), packed(packs));
+        writeFileSync(join(folder, DERIVED_COUNTS), JSON.stringify(derived.counts));
+        return derived;
       } finally {
         engine.close();
       }
@@ -218,7 +221,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
 
   const writing = async <T>(name: TaskName, scratch: string, write: (c: WriteContext) => T | Promise<T>): Promise<T & { packed: PackedOutput }> => {
     await output("derive");
-    const working = workingMemory(name, memoryBytes, statSync(ledger.output("derive")).size);
+    const working = workingMemory(name, memoryBytes, derivedScale(ledger));
     // Each writing task reads the derived release afresh, the fields it uses: what one task read is collected before the next.
     const build = releaseBuild(ledger.load<DerivedRelease>("derive"));
     const packs = packWriter(ledger.work);
@@ -308,7 +311,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
       args,
       jobs,
       memoryBytes,
-      derivedBytes: () => statSync(ledger.output("derive")).size,
+      scale: () => derivedScale(ledger),
       inputsHash: ledger.inputs,
       isDone: ledger.isDone,
       log: options.log,

@@ -18,7 +18,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { resolve } from "node:path";
 import { getHeapStatistics } from "node:v8";
-import { TASKS, tasksToStart, type TaskName } from "./tasks.js";
+import { TASKS, tasksToStart, type DerivedScale, type TaskName } from "./tasks.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const CLI = resolve(ROOT, "release-compiler/cli.ts");
@@ -49,8 +49,8 @@ export interface TaskProcessOptions {
   jobs: number;
   /** The compile's memory budget. */
   memoryBytes: number;
-  /** The size of the derived release once derive has finished, which the tasks' expected resident sets grow with (tasks.ts, residentOf). */
-  derivedBytes: () => number;
+  /** The derived release's scale once derive has finished, which the tasks' expected resident sets grow with (tasks.ts, residentOf). */
+  scale: () => DerivedScale;
   /** The compile's TaskLedger.inputs. */
   inputsHash: string;
   isDone(name: TaskName): boolean;
@@ -67,7 +67,7 @@ export async function runTasksSideBySide(names: readonly TaskName[], options: Ta
   try {
     while (waiting.length || running.size) {
       const allRunning = [...running.keys()].some((name) => TASKS[name].threads === "all");
-      const room = { free: memoryFree, running: running.size > 0, derivedBytes: isDone("derive") ? options.derivedBytes() : 0 };
+      const room = { free: memoryFree, running: running.size > 0, scale: isDone("derive") ? options.scale() : { bytes: 0, genomes: 0 } };
       for (const { name, threads, holds, memory } of tasksToStart(waiting, isDone, free, jobs, allRunning, room)) {
         free -= holds;
         memoryFree -= memory;

@@ -65,33 +65,52 @@ interface TaskSpec {
 
 /**
  * The resident set a task after derive reaches, from the size of the derived release it reads
- * (the bytes of derive's output.v8, D): `base + perDerived × D`, fitted to the peak RSS of each
- * task run alone (`--task`) at 305,029 and 1,022,299 proteins over 100 genomes (D = 290 and
- * 973 MiB), taken RESIDENT_MARGIN times over for what the fit misses (a heap collected later
- * beside other tasks). A task that sorts out of core (`working`: the relations parts' row
- * engine, the sequence index's k-mer postings) also holds up to WORKING_RESIDENT of the working
- * memory it is given (measured with 2 GB and with 512 MB of it: 0.36 to 0.52).
+ * (the bytes of derive's output.v8, D) and its genome pairs (G², which the pair directory and
+ * the per-genome-pair rows grow with): `base + perDerived × D + perGenomePair × G²`, fitted to
+ * the peak RSS of each task run alone (`--task`) at 305,029 and 1,022,299 proteins over 100
+ * genomes (D = 290 and 973 MiB) and 1,044,536 proteins over 2,500 genomes (D = 972 MiB; the
+ * relations put together 3.2 GB there against 0.6, the family tables 4.1 against 2.5), taken
+ * RESIDENT_MARGIN times over for what the fit misses (a heap collected later beside other
+ * tasks). A task that sorts out of core (`working`: the relations parts' row engine, the
+ * sequence index's k-mer postings) also holds up to WORKING_RESIDENT of the working memory it
+ * is given (measured with 2 GB and with 512 MB of it: 0.36 to 0.52).
  */
 export interface TaskMemory {
   base: number;
   perDerived: number;
+  perGenomePair: number;
   working?: true;
 }
 const MB = 2 ** 20;
-const fitted = (base: number, perDerived: number, working?: true): TaskMemory => ({ base: base * MB, perDerived, ...(working ? { working } : {}) });
+/** `base` in MiB, `perDerived` in bytes a byte of the derived release, `perGenomePair` in bytes. */
+const fitted = (base: number, perDerived: number, perGenomePair: number, working?: true): TaskMemory => ({ base: base * MB, perDerived, perGenomePair, ...(working ? { working } : {}) });
+
+/** What the memory of the tasks after derive grows with: the derived release's size and its genomes. */
+export interface DerivedScale {
+  bytes: number;
+  genomes: number;
+}
+/** The file derive leaves beside its output with the release's counts (its genomes among them). */
+export const DERIVED_COUNTS = "counts.json";
+
+/** The scale of a finished derive: the size of its output, and the genomes its counts name. */
+export function derivedScale(ledger: TaskLedger): DerivedScale {
+  const { genomes } = JSON.parse(readFileSync(join(ledger.folder("derive"), DERIVED_COUNTS), "utf8")) as { genomes: number };
+  return { bytes: statSync(ledger.output("derive")).size, genomes };
+}
 
 export const TASKS: Record<TaskName, TaskSpec> = {
   derive: { needs: [], threads: "all" },
-  ...Object.fromEntries(RELATION_PART_NAMES.map((name) => [name, { needs: ["derive"], threads: 4, memory: fitted(300, 1.2, true) }])),
-  relations: { needs: ["derive", ...RELATION_PART_NAMES], threads: 1, memory: fitted(180, 0.46) },
-  "family-tables": { needs: ["derive", "relations"], threads: 1, memory: fitted(250, 2.33) },
-  "protein-tables": { needs: ["derive", "relations", "family-tables"], threads: 1, memory: fitted(220, 2.45) },
-  "sequence-index": { needs: ["derive"], threads: "all", memory: fitted(660, 1.3, true) },
-  "xref-search": { needs: ["derive"], threads: 1, memory: fitted(370, 2.01) },
-  indexes: { needs: ["derive"], threads: 1, memory: fitted(100, 2.8) },
+  ...Object.fromEntries(RELATION_PART_NAMES.map((name) => [name, { needs: ["derive"], threads: 4, memory: fitted(300, 1.2, 256, true) }])),
+  relations: { needs: ["derive", ...RELATION_PART_NAMES], threads: 1, memory: fitted(180, 0.46, 435) },
+  "family-tables": { needs: ["derive", "relations"], threads: 1, memory: fitted(250, 2.33, 263) },
+  "protein-tables": { needs: ["derive", "relations", "family-tables"], threads: 1, memory: fitted(220, 2.45, 17) },
+  "sequence-index": { needs: ["derive"], threads: "all", memory: fitted(660, 1.3, 0, true) },
+  "xref-search": { needs: ["derive"], threads: 1, memory: fitted(370, 2.01, 0) },
+  indexes: { needs: ["derive"], threads: 1, memory: fitted(100, 2.8, 145) },
   // The HOG id index and the HOG cards name the chunks of the families and their members.
-  "hog-index": { needs: ["derive", "family-tables"], threads: 1, memory: fitted(200, 1.2) },
-  profiles: { needs: ["derive"], threads: "all", memory: fitted(290, 0.71) },
+  "hog-index": { needs: ["derive", "family-tables"], threads: 1, memory: fitted(200, 1.2, 54) },
+  profiles: { needs: ["derive"], threads: "all", memory: fitted(290, 0.71, 29) },
 };
 
 export const TASK_NAMES = Object.keys(TASKS) as TaskName[];
@@ -113,23 +132,31 @@ export const LEAST_WORKING = 256 * MB;
 /** and at most this (measured at 1M proteins: a relations part with 512 MB took 3% longer than with 2 GB). */
 export const MOST_WORKING = 2048 * MB;
 
-/** The resident set task `name` is expected to reach over a derived release of `derivedBytes`, besides its working memory. */
-export function residentOf(name: TaskName, derivedBytes: number): number {
+/** The resident set task `name` is expected to reach over a derived release of this scale, besides its working memory. */
+export function residentOf(name: TaskName, scale: DerivedScale): number {
   const memory = TASKS[name].memory;
-  return memory ? Math.max(LEAST_RESIDENT, Math.ceil(RESIDENT_MARGIN * (memory.base + memory.perDerived * derivedBytes))) : 0;
+  if (!memory) return 0;
+  const fit = memory.base + memory.perDerived * scale.bytes + memory.perGenomePair * scale.genomes ** 2;
+  return Math.max(LEAST_RESIDENT, Math.ceil(RESIDENT_MARGIN * fit));
 }
 
 /**
- * The memory a workflow's job of task `name` asks for, as `max(least, fixed + perDerived × D)` bytes (D the
- * size of the derived release, `derived` in the plan): its expected resident set, with all the
+ * The memory a workflow's job of task `name` asks for, as `max(least, fixed + perDerived × D +
+ * perGenomePair × G²)` bytes (D the size of the derived release, `derived` in the plan, and G
+ * its genomes, in `counts`): its expected resident set, with all the
  * working memory it can use for a task that sorts out of core. Derive's is the budget's (none
  * here: it runs alone), the release's a small fixed amount.
  */
-export function plannedMemory(name: TaskName): { least: number; fixed: number; perDerived: number } | undefined {
+export function plannedMemory(name: TaskName): { least: number; fixed: number; perDerived: number; perGenomePair: number } | undefined {
   const memory = TASKS[name].memory;
   if (!memory) return undefined;
   const working = memory.working ? WORKING_RESIDENT * MOST_WORKING : 0;
-  return { least: LEAST_RESIDENT + working, fixed: Math.ceil(RESIDENT_MARGIN * memory.base + working), perDerived: RESIDENT_MARGIN * memory.perDerived };
+  return {
+    least: LEAST_RESIDENT + working,
+    fixed: Math.ceil(RESIDENT_MARGIN * memory.base + working),
+    perDerived: RESIDENT_MARGIN * memory.perDerived,
+    perGenomePair: RESIDENT_MARGIN * memory.perGenomePair,
+  };
 }
 
 /**
@@ -138,8 +165,8 @@ export function plannedMemory(name: TaskName): { least: number; fixed: number; p
  * set leaves, between LEAST_WORKING (or all of `memory`, when less) and MOST_WORKING. Derive appends its rows to the row engine
  * and sorts none: it is given a quarter of its memory.
  */
-export function workingMemory(name: TaskName, memory: number, derivedBytes: number): number {
-  const left = name === "derive" ? memory / 4 : (memory - residentOf(name, derivedBytes)) / WORKING_RESIDENT;
+export function workingMemory(name: TaskName, memory: number, scale: DerivedScale): number {
+  const left = name === "derive" ? memory / 4 : (memory - residentOf(name, scale)) / WORKING_RESIDENT;
   return Math.floor(Math.max(Math.min(LEAST_WORKING, memory), Math.min(MOST_WORKING, left)));
 }
 
@@ -160,8 +187,8 @@ export interface MemoryRoom {
   free: number;
   /** Whether a task is running: a task expected beyond what is free starts only when none is. */
   running: boolean;
-  /** The size of the derived release (residentOf). */
-  derivedBytes: number;
+  /** The derived release's scale (residentOf). */
+  scale: DerivedScale;
 }
 
 /**
@@ -193,7 +220,7 @@ export function tasksToStart(waiting: TaskName[], isDone: (name: TaskName) => bo
       if (running) continue;
       memory = Math.max(memoryFree, 0);
     } else if (room) {
-      const resident = residentOf(name, room.derivedBytes);
+      const resident = residentOf(name, room.scale);
       const sorts = TASKS[name].memory?.working === true;
       const least = resident + (sorts ? WORKING_RESIDENT * LEAST_WORKING : 0);
       if (least > memoryFree && running) continue;

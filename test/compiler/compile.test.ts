@@ -199,7 +199,7 @@ describe("npm run compile", () => {
       args: ["--config", missing, "--out", join(dir, "release"), "--work", join(dir, "work")],
       jobs: 2,
       memoryBytes: 2 ** 30,
-      derivedBytes: () => 0,
+      scale: () => ({ bytes: 0, genomes: 0 }),
       inputsHash: "0".repeat(64),
       isDone: (name) => name === "derive",
     });

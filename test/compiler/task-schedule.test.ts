@@ -34,21 +34,34 @@ describe("tasks side by side", () => {
 describe("tasks side by side within the memory budget", () => {
   const GB = 2 ** 30;
   // The derived release of a million proteins over 100 genomes (1.02 GB).
-  const derivedBytes = 1.02e9;
-  const room = (free: number, running: boolean) => ({ free, running, derivedBytes });
+  const scale = { bytes: 1.02e9, genomes: 100 };
+  const room = (free: number, running: boolean) => ({ free, running, scale });
 
   it("expects each task's resident set to grow with the derived release, and gives a sorting task what its own leaves", () => {
     for (const name of TASK_NAMES.filter((n) => n !== "derive")) {
-      expect(residentOf(name, derivedBytes), name).toBeGreaterThan(residentOf(name, derivedBytes / 3));
-      expect(residentOf(name, 0), name).toBeGreaterThan(0);
+      expect(residentOf(name, scale), name).toBeGreaterThan(residentOf(name, { ...scale, bytes: scale.bytes / 3 }));
+      expect(residentOf(name, { bytes: 0, genomes: 0 }), name).toBeGreaterThan(0);
     }
     // Measured alone at 1M: protein tables 2.6 GB, indexes 2.9 GB, the HOG index 1.4 GB; expected with a margin.
-    expect(residentOf("protein-tables", derivedBytes) / GB).toBeGreaterThan(2.6);
-    expect(residentOf("indexes", derivedBytes) / GB).toBeLessThan(2.9 * 1.5);
-    expect(workingMemory("relations-1", 64 * 2 ** 20, derivedBytes)).toBe(64 * 2 ** 20); // a budget below the least is all given
-    expect(workingMemory("relations-1", 4 * GB, derivedBytes)).toBe(MOST_WORKING);
-    expect(workingMemory("relations-1", residentOf("relations-1", derivedBytes) + LEAST_WORKING, derivedBytes)).toBe(2 * LEAST_WORKING);
-    expect(workingMemory("derive", 4 * GB, 0)).toBe(GB);
+    expect(residentOf("protein-tables", scale) / GB).toBeGreaterThan(2.6);
+    expect(residentOf("indexes", scale) / GB).toBeLessThan(2.9 * 1.5);
+    expect(workingMemory("relations-1", 64 * 2 ** 20, scale)).toBe(64 * 2 ** 20); // a budget below the least is all given
+    expect(workingMemory("relations-1", 4 * GB, scale)).toBe(MOST_WORKING);
+    expect(workingMemory("relations-1", residentOf("relations-1", scale) + LEAST_WORKING, scale)).toBe(2 * LEAST_WORKING);
+    expect(workingMemory("derive", 4 * GB, { bytes: 0, genomes: 0 })).toBe(GB);
+  });
+
+  it("expects the tasks writing per genome pair to grow with the genome pairs", () => {
+    // Measured at ~1M proteins (the same derived release's size) over 2,500 genomes: the relations put together 3.2 GB, the family tables 4.1 GB.
+    const wide = { ...scale, genomes: 2500 };
+    expect(residentOf("relations", wide) / GB).toBeGreaterThan(3.2);
+    expect(residentOf("family-tables", wide) / GB).toBeGreaterThan(4.1);
+    expect(residentOf("family-tables", wide)).toBeGreaterThan(residentOf("family-tables", scale) + GB);
+    expect(residentOf("sequence-index", wide)).toBe(residentOf("sequence-index", scale));
+    // The family tables wait for 4.1 GB and more where the cross-reference search (2.9 GB, as over 100 genomes) starts.
+    const afterRelations = done(new Set(["derive", ...parts, "relations"]));
+    const started = tasksToStart(["family-tables", "xref-search"], afterRelations, 1, 2, false, { free: 4 * GB - GB / 2, running: true, scale: wide });
+    expect(started.map((s) => s.name)).toEqual(["xref-search"]);
   });
 
   it("starts a task only when its expected resident set fits what is free, unless none runs", () => {
@@ -57,14 +70,14 @@ describe("tasks side by side within the memory budget", () => {
     // Alone within 4 GB: the protein tables start; the cross-reference search (2.9 GB expected) does not fit beside them, the HOG index neither.
     const started = tasksToStart(waiting(), afterDerive, 2, 2, false, room(4 * GB, false));
     expect(started.map((s) => s.name)).toEqual(["protein-tables"]);
-    expect(started[0].memory).toBe(residentOf("protein-tables", derivedBytes));
+    expect(started[0].memory).toBe(residentOf("protein-tables", scale));
     // With 8 GB both one-thread tasks start (two jobs), and each holds its expected resident set.
     expect(tasksToStart(waiting(), afterDerive, 2, 2, false, room(8 * GB, false)).map((s) => [s.name, s.memory])).toEqual([
-      ["protein-tables", residentOf("protein-tables", derivedBytes)],
-      ["xref-search", residentOf("xref-search", derivedBytes)],
+      ["protein-tables", residentOf("protein-tables", scale)],
+      ["xref-search", residentOf("xref-search", scale)],
     ]);
     // A later, smaller task starts where an earlier one does not fit beside a running one.
-    const small = residentOf("hog-index", derivedBytes) + 2 ** 20;
+    const small = residentOf("hog-index", scale) + 2 ** 20;
     expect(tasksToStart(waiting(), afterDerive, 1, 2, false, room(small, true)).map((s) => s.name)).toEqual(["hog-index"]);
     // Expected beyond the whole budget: it runs, alone.
     expect(tasksToStart(waiting(), afterDerive, 2, 2, false, room(GB, false)).map((s) => s.name)).toEqual(["protein-tables"]);
@@ -74,9 +87,9 @@ describe("tasks side by side within the memory budget", () => {
   it("gives a sorting task the memory free up to all it can use, and derive all of the budget, alone", () => {
     const sorting = tasksToStart(["sequence-index"], done(new Set(["derive"])), 2, 2, false, room(8 * GB, false));
     expect(sorting.map((s) => s.name)).toEqual(["sequence-index"]);
-    expect(workingMemory("sequence-index", sorting[0].memory, derivedBytes)).toBe(MOST_WORKING);
-    const squeezed = tasksToStart(["sequence-index"], done(new Set(["derive"])), 1, 2, false, room(residentOf("sequence-index", derivedBytes) + GB / 2, true));
-    expect(workingMemory("sequence-index", squeezed[0].memory, derivedBytes)).toBe(GB);
+    expect(workingMemory("sequence-index", sorting[0].memory, scale)).toBe(MOST_WORKING);
+    const squeezed = tasksToStart(["sequence-index"], done(new Set(["derive"])), 1, 2, false, room(residentOf("sequence-index", scale) + GB / 2, true));
+    expect(workingMemory("sequence-index", squeezed[0].memory, scale)).toBe(GB);
     expect(tasksToStart(["derive"], done(new Set()), 2, 2, false, room(4 * GB, false))).toEqual([{ name: "derive", threads: 2, holds: 2, memory: 4 * GB }]);
     expect(tasksToStart(["derive"], done(new Set()), 2, 2, false, room(4 * GB, true))).toEqual([]);
   });

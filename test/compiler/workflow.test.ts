@@ -85,8 +85,8 @@ describe("npm run compile -- --task", () => {
     expect((await cli("--task", "everything")).code).toBe(2);
     expect((await cli("--task", `relations-${RELATION_PARTS + 1}`)).code).toBe(2);
 
-    type Memory = { least: number; fixed: number; perDerived: number } | null;
-    const plan = JSON.parse((await cli("--plan", "--memory", "3g")).stdout) as { out: string; work: string; memory: number; derived: string; tasks: Record<string, { needs: string[]; threads: "all" | number; memory: Memory; done: string }> };
+    type Memory = { least: number; fixed: number; perDerived: number; perGenomePair: number } | null;
+    const plan = JSON.parse((await cli("--plan", "--memory", "3g")).stdout) as { out: string; work: string; memory: number; derived: string; counts: string; tasks: Record<string, { needs: string[]; threads: "all" | number; memory: Memory; done: string }> };
     expect(plan.out).toBe(join(dir, "release"));
     expect(Object.keys(plan.tasks)).toEqual(TASK_NAMES);
     expect(plan.tasks["family-tables"].needs).toEqual(["derive", "relations"]);
@@ -102,13 +102,14 @@ describe("npm run compile -- --task", () => {
     // What each job asks for: the budget for derive (it runs alone), the others their expected resident set over the derived release.
     expect(plan.memory).toBe(3 * 2 ** 30);
     expect(plan.derived).toMatch(new RegExp(`^${join(dir, "work", "tasks", "derive")}-[0-9a-f]{24}/output\\.v8$`));
+    expect(plan.counts).toBe(join(plan.derived, "..", "counts.json"));
     expect(plan.tasks.derive.memory).toBeNull();
     for (const name of TASK_NAMES.filter((n) => n !== "derive")) {
       expect(plan.tasks[name].memory!.fixed, name).toBeGreaterThan(0);
-      const { least, fixed, perDerived } = plan.tasks[name].memory!;
-      const asked = Math.max(least, fixed + perDerived * 1e9);
+      const { least, fixed, perDerived, perGenomePair } = plan.tasks[name].memory!;
+      const asked = Math.max(least, fixed + perDerived * 1e9 + perGenomePair * 2500 ** 2);
       const sorts = name.startsWith("relations-") || name === "sequence-index";
-      expect(Math.abs(asked - residentOf(name, 1e9) - (sorts ? MOST_WORKING / 2 : 0)), name).toBeLessThan(2);
+      expect(Math.abs(asked - residentOf(name, { bytes: 1e9, genomes: 2500 }) - (sorts ? MOST_WORKING / 2 : 0)), name).toBeLessThan(2);
     }
   });
 });
