@@ -100,9 +100,9 @@ export interface CompileOptions {
 }
 
 /**
- * Inputs below this size (100,000 proteins with their cDNA, annotations and HOGs: 0.5 GB)
- * compile in seconds a task, about what a child process takes to start and read the derived
- * release, so their tasks run in this process.
+ * Inputs below this size (about 200,000 proteins with their cDNA, annotations and HOGs; the
+ * simulated 100,000 take 0.5 GB) compile in seconds a task, about what a child process takes
+ * to start and read the derived release, so their tasks run in this process.
  */
 export const SIDE_BY_SIDE_INPUT_BYTES = 2 ** 30;
 
