@@ -61,6 +61,8 @@ interface Measurement {
   label: string;
   /** `jobs 2`, `jobs 1`, `jobs 2, 8g` or `before`. */
   compiler: string;
+  /** The `--memory` it compiled within (none for the compiler before the engine). */
+  memory?: string;
   /** The compiled release. */
   dir: string;
   proteins: number;
@@ -186,6 +188,7 @@ async function measureCompile(size: Size, input: string, compiler: Compiler, log
   const m: Measurement = {
     label: size.label,
     compiler: name,
+    ...(compiler === "before" ? {} : { memory: compiler.memory ?? MEMORY }),
     dir: out,
     proteins,
     pairRows,
@@ -265,7 +268,7 @@ function report(results: Measurement[], sideBySide: Measurement[], same: boolean
     ...header,
     ...sideBySide.map(row),
     "",
-    `Throughput against the compiler before the engine: ×${(before.seconds / engine2.seconds).toFixed(2)} with 2 jobs, ×${(before.seconds / engine1.seconds).toFixed(2)} with 1, ×${(before.seconds / ample.seconds).toFixed(2)} with 2 jobs and ${AMPLE_MEMORY}; 2 jobs against 1: ×${(engine1.seconds / engine2.seconds).toFixed(2)} within ${MEMORY}, ×${(engine1.seconds / ample.seconds).toFixed(2)} within ${AMPLE_MEMORY}. Peak RSS against the budget: ${sideBySide.filter((m) => m !== before).map((m) => `${m.compiler} ${((m.peakRssMb * 2 ** 20) / budgetBytes(m)).toFixed(2)}`).join(", ")}.`,
+    `Throughput against the compiler before the engine: ×${(before.seconds / engine2.seconds).toFixed(2)} with 2 jobs, ×${(before.seconds / engine1.seconds).toFixed(2)} with 1, ×${(before.seconds / ample.seconds).toFixed(2)} with 2 jobs and ${AMPLE_MEMORY}; 2 jobs against 1: ×${(engine1.seconds / engine2.seconds).toFixed(2)} within ${MEMORY}, ×${(engine1.seconds / ample.seconds).toFixed(2)} within ${AMPLE_MEMORY}. Peak RSS against the budget: ${sideBySide.filter((m) => m.memory).map((m) => `${m.compiler} ${((m.peakRssMb * 2 ** 20) / (parseInt(m.memory!, 10) * 2 ** 30)).toFixed(2)}`).join(", ")}.`,
   ];
   if (results.length >= 2) {
     const metrics: Array<[string, (m: Measurement) => number]> = [
@@ -293,9 +296,6 @@ function report(results: Measurement[], sideBySide: Measurement[], same: boolean
   }
   return lines.join("\n");
 }
-
-/** The `--memory` a measurement compiled within, in bytes. */
-const budgetBytes = (m: Measurement): number => parseInt(m.compiler.includes(AMPLE_MEMORY) ? AMPLE_MEMORY : MEMORY, 10) * 2 ** 30;
 
 /** Slope of log(y) against log(x), least squares. */
 function exponent(x: number[], y: number[]): number {

@@ -64,10 +64,13 @@ export async function runTasksSideBySide(names: readonly TaskName[], options: Ta
   const running = new Map<TaskName, { child: ChildProcess; ended: Promise<TaskName>; holds: number; memory: number }>();
   let free = jobs;
   let memoryFree = options.memoryBytes;
+  let scale: DerivedScale | undefined;
   try {
     while (waiting.length || running.size) {
       const allRunning = [...running.keys()].some((name) => TASKS[name].threads === "all");
-      const room = { free: memoryFree, running: running.size > 0, scale: isDone("derive") ? options.scale() : { bytes: 0, genomes: 0 } };
+      // Read once derive has finished (every other task needs it, so none starts before).
+      scale ??= isDone("derive") ? options.scale() : undefined;
+      const room = { free: memoryFree, running: running.size > 0, scale: scale ?? { bytes: 0, genomes: 0 } };
       for (const { name, threads, holds, memory } of tasksToStart(waiting, isDone, free, jobs, allRunning, room)) {
         free -= holds;
         memoryFree -= memory;

@@ -9,6 +9,7 @@
  * fractions as float64), and test/compiler/number-rows.test.ts holds it to msgpackr's bytes.
  */
 import type { TableShard } from "../../release-format/format.js";
+import { GrowingBytes } from "./growing.js";
 import { packChunk } from "./packs.js";
 
 /** The most bytes an array header or a number takes. */
@@ -20,34 +21,30 @@ export const NUMBER_BYTES = 9;
  * first (`reserve`), so that each number is written with no check of its own; a write past the
  * reserve is caught when the row ends (numberRowChunks).
  */
-export class NumberWriter {
-  bytes: Uint8Array;
-  length = 0;
+export class NumberWriter extends GrowingBytes {
   private view: DataView;
 
   constructor(initialBytes = 64 * 1024) {
-    this.bytes = new Uint8Array(initialBytes);
-    this.view = new DataView(this.bytes.buffer);
+    super(initialBytes);
+    this.view = new DataView(this.values.buffer);
   }
 
   /** Room for `n` more bytes. */
   reserve(n: number): void {
-    if (this.length + n <= this.bytes.length) return;
-    const grown = new Uint8Array(Math.max(2 * this.bytes.length, this.length + n));
-    grown.set(this.bytes.subarray(0, this.length));
-    this.bytes = grown;
-    this.view = new DataView(grown.buffer);
+    const before = this.values;
+    this.room(n);
+    if (this.values !== before) this.view = new DataView(this.values.buffer);
   }
 
   /** An array header for `length` items (the items follow). */
   array(length: number): void {
-    if (length < 0x10) this.bytes[this.length++] = 0x90 | length;
+    if (length < 0x10) this.values[this.length++] = 0x90 | length;
     else if (length < 0x10000) {
-      this.bytes[this.length++] = 0xdc;
+      this.values[this.length++] = 0xdc;
       this.view.setUint16(this.length, length);
       this.length += 2;
     } else {
-      this.bytes[this.length++] = 0xdd;
+      this.values[this.length++] = 0xdd;
       this.view.setUint32(this.length, length);
       this.length += 4;
     }
@@ -55,7 +52,7 @@ export class NumberWriter {
 
   /** A number as msgpackr writes it; NaN as nil (a missing distance or score). */
   numberOrNull(value: number): void {
-    const bytes = this.bytes;
+    const bytes = this.values;
     if (value >>> 0 === value) {
       // With records on, 0x40–0x7f name records: msgpackr writes those values as uint8.
       if (value < 0x40) bytes[this.length++] = value;
@@ -156,8 +153,8 @@ export class NumberRowChunks {
     head.array(count);
     const chunk = new Uint8Array(start.length + head.length + rows.length);
     chunk.set(start);
-    chunk.set(head.bytes.subarray(0, head.length), start.length);
-    chunk.set(rows.bytes.subarray(0, rows.length), start.length + head.length);
+    chunk.set(head.values.subarray(0, head.length), start.length);
+    chunk.set(rows.values.subarray(0, rows.length), start.length + head.length);
     this.add(this.next - count, chunk);
     rows.length = 0;
     this.count = 0;

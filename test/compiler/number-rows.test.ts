@@ -22,7 +22,7 @@ describe("number rows", () => {
       out.reserve(HEADER_BYTES + NUMBER_BYTES);
       out.array(1);
       out.numberOrNull(value);
-      expect([...out.bytes.subarray(0, out.length)], String(value)).toEqual([...packChunk([asPacked(value)])]);
+      expect([...out.values.subarray(0, out.length)], String(value)).toEqual([...packChunk([asPacked(value)])]);
     }
     fc.assert(
       fc.property(fc.array(number, { maxLength: 40 }), (values) => {
@@ -30,7 +30,7 @@ describe("number rows", () => {
         out.reserve(HEADER_BYTES + values.length * NUMBER_BYTES);
         out.array(values.length);
         for (const value of values) out.numberOrNull(value);
-        expect(Buffer.from(out.bytes.subarray(0, out.length))).toEqual(Buffer.from(packChunk(values.map(asPacked))));
+        expect(Buffer.from(out.values.subarray(0, out.length))).toEqual(Buffer.from(packChunk(values.map(asPacked))));
       }),
     );
   });
@@ -75,7 +75,7 @@ describe("number rows", () => {
       if (i % 100 === 0) out.reserve(100 * NUMBER_BYTES);
       out.numberOrNull(value);
     }
-    expect(Buffer.from(out.bytes.subarray(0, out.length))).toEqual(Buffer.from(packChunk(values)));
+    expect(Buffer.from(out.values.subarray(0, out.length))).toEqual(Buffer.from(packChunk(values)));
   });
 
   it("refuse a row that writes past the bytes it reserved", () => {
