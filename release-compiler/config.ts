@@ -6,7 +6,7 @@
 import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { FIELD_NAMES, type FieldNames } from "../release-format/format.js";
+import { FIELD_NAMES, RELEASE_NAME, type FieldNames } from "../release-format/format.js";
 import { Problems } from "./problems.js";
 
 export interface ReleaseConfig {
@@ -46,10 +46,10 @@ export interface ReleaseConfig {
   domains?: string;
 }
 
-type Kind = "string" | "letter" | "date" | "fieldNames" | "file" | "folder" | "files";
+type Kind = "string" | "releaseName" | "letter" | "date" | "fieldNames" | "file" | "folder" | "files";
 
 const KEYS: Record<string, { kind: Kind; required: boolean; field: keyof ReleaseConfig }> = {
-  name: { kind: "string", required: true, field: "name" },
+  name: { kind: "releaseName", required: true, field: "name" },
   hog_release_letter: { kind: "letter", required: false, field: "hogReleaseLetter" },
   date: { kind: "date", required: false, field: "date" },
   field_names: { kind: "fieldNames", required: false, field: "fieldNames" },
@@ -166,6 +166,12 @@ export async function loadConfig(configPath: string): Promise<{ config?: Release
       case "string":
         if (typeof value !== "string" || value.trim() === "") {
           problems.report(file, line, `"${key}" must be a non-empty string, found ${typeName(value)}`);
+        } else values[spec.field] = value;
+        break;
+      case "releaseName":
+        // The name is a storage key's segment and a path segment (`/release/{name}/`).
+        if (typeof value !== "string" || !RELEASE_NAME.test(value)) {
+          problems.report(file, line, `"${key}" must be letters, digits, '.', '_' and '-' (it names the release in storage keys and in /release/{name}/ paths), found ${typeName(value)}`);
         } else values[spec.field] = value;
         break;
       case "date":

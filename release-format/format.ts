@@ -30,8 +30,40 @@ export const packKey = (name: string): string => `packs/${name}.pack`;
 /** Object-storage key of a release's manifest. */
 export const manifestKey = (releaseName: string): string => `releases/${releaseName}/manifest.json`;
 
-/** Object-storage key of the pointer naming the release served by default. */
+/**
+ * Object-storage key of the pointer to the release served by default. It holds that release's
+ * manifest file (the bytes of `releases/<name>/manifest.json`), so a fresh isolate learns which
+ * release is current and opens it in one read, not two; a pointer written before holds the bare
+ * name (`readPointer` reads both).
+ */
 export const CURRENT_RELEASE_KEY = "releases/current";
+
+/** What the current-release pointer says: the name, and the manifest file when it carries one. */
+export interface CurrentPointer {
+  name: string;
+  manifest?: ManifestFile;
+}
+
+/**
+ * Reads the pointer's text: a manifest file (JSON with a string `name`), or a bare release
+ * name. Undefined for anything else (empty, JSON without a name, a name with characters no
+ * release name has), which readers report as a corrupt pointer.
+ */
+export function readPointer(text: string): CurrentPointer | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("{")) return RELEASE_NAME.test(trimmed) ? { name: trimmed } : undefined;
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(trimmed);
+  } catch {
+    return undefined;
+  }
+  const name = (manifest as { name?: unknown } | null)?.name;
+  return typeof name === "string" && RELEASE_NAME.test(name) ? { name, manifest: manifest as ManifestFile } : undefined;
+}
+
+/** Characters of a release name (the `/release/{name}/` paths serve these). */
+export const RELEASE_NAME = /^[A-Za-z0-9._-]+$/;
 
 /** Naming profiles of a release's answers: the specification's `orth` names, or the original interface's. */
 export const FIELD_NAMES = ["orth", "oma"] as const;

@@ -13,18 +13,18 @@ import type { ReleaseStorage } from "../../src/release/storage.js";
 export const readManifestFile = (dir: string): ManifestFile => JSON.parse(readFileSync(resolve(dir, "manifest.json"), "utf8")) as ManifestFile;
 
 /**
- * Release storage over a compiled release folder: the current pointer names the folder's
- * release, and ranges of packs are read from their files as a store would serve them.
+ * Release storage over a compiled release folder: the current pointer is the folder's manifest
+ * (as a publish writes it), and ranges of packs are read from their files as a store would serve them.
  */
-export function folderStorage(dir: string, name = readManifestFile(dir).name): ReleaseStorage & { keysRead: Set<string> } {
+export function folderStorage(dir: string): ReleaseStorage & { keysRead: Set<string> } {
+  const { name } = readManifestFile(dir);
   const keysRead = new Set<string>();
   return {
     keysRead,
     async get(key, range) {
       keysRead.add(key);
       let path: string | undefined;
-      if (key === CURRENT_RELEASE_KEY) return new TextEncoder().encode(name);
-      if (key === manifestKey(name)) path = "manifest.json";
+      if (key === CURRENT_RELEASE_KEY || key === manifestKey(name)) path = "manifest.json";
       else if (/^packs\/[0-9a-f]+\.pack$/.test(key)) path = key;
       if (!path) return null;
       let fd: number;

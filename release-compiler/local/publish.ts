@@ -5,8 +5,8 @@
  * Publishing lists the store's packs once, uploads those it lacks or holds damaged (wrong size
  * or MD5), each hashed against its name before the upload and confirmed by the store's MD5
  * after, then the manifest (a release name, once published, always names the same manifest),
- * and only then switches the current-release pointer, in one write. A request reads the
- * pointer once and the manifest it names, whose packs are all in place: it sees the old
+ * and only then switches the current-release pointer, in one write of that manifest. A request
+ * reads the pointer once, and the manifest it carries names packs all in place: it sees the old
  * release or the new one whole. Every published release stays servable by name under
  * `/release/{name}/`. Storage operations are retried with backoff on transient faults; an
  * interrupted publish leaves the pointer alone and a rerun uploads only what is missing.
@@ -19,7 +19,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { CURRENT_RELEASE_KEY, FORMAT_VERSION, manifestKey, packKey } from "../../release-format/format.js";
+import { CURRENT_RELEASE_KEY, FORMAT_VERSION, manifestKey, packKey, readPointer } from "../../release-format/format.js";
 import { releasePacks } from "./release-packs.js";
 import { createProgress, type Progress, type Stage } from "../progress.js";
 import { folderFiles, type ReleaseFiles } from "./r2-loader.js";
@@ -76,7 +76,21 @@ async function readHistory(store: ReleaseStore): Promise<string[]> {
 const writeHistory = (store: ReleaseStore, releases: string[]) => putText(store, HISTORY_KEY, `${JSON.stringify({ releases }, null, 1)}\n`);
 
 export async function currentRelease(store: ReleaseStore): Promise<string | null> {
-  return decode(await store.get(CURRENT_RELEASE_KEY))?.trim() || null;
+  const text = decode(await store.get(CURRENT_RELEASE_KEY));
+  if (text === null) return null;
+  const pointer = readPointer(text);
+  if (!pointer) throw new PublishError(`${CURRENT_RELEASE_KEY} in the bucket holds neither a release's manifest nor a release name`);
+  return pointer.name;
+}
+
+/**
+ * Points `releases/current` at a published release: the pointer holds its manifest file, so a
+ * fresh isolate opens it with one read less (release-format/format.ts, CURRENT_RELEASE_KEY).
+ */
+async function writePointer(store: ReleaseStore, name: string): Promise<void> {
+  const manifestText = decode(await store.get(manifestKey(name)));
+  if (manifestText === null) throw new PublishError(`release ${name} is not published`);
+  await putText(store, CURRENT_RELEASE_KEY, manifestText);
 }
 
 /**
@@ -88,7 +102,7 @@ export async function makeCurrent(storage: ReleaseStore, name: string, retry: Re
   const store = retrying(storage, retry);
   const previous = await currentRelease(store);
   const history = await readHistory(store);
-  await putText(store, CURRENT_RELEASE_KEY, name);
+  await writePointer(store, name);
   if (history[history.length - 1] !== name) await writeHistory(store, [...history, name]);
   return previous;
 }
@@ -211,12 +225,11 @@ export async function rollbackRelease(storage: ReleaseStore, to?: string, retry:
     target = history[at - 1];
     kept = history.slice(0, at);
   } else {
-    if ((await store.get(manifestKey(target))) === null) throw new PublishError(`release ${target} is not published`);
     // Back to where `target` was current; one never current before goes on top.
     const at = history.lastIndexOf(target);
     kept = at >= 0 ? history.slice(0, at + 1) : [...history, target];
   }
-  await putText(store, CURRENT_RELEASE_KEY, target);
+  await writePointer(store, target);
   await writeHistory(store, kept);
   return { from: current, to: target };
 }

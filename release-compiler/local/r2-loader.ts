@@ -70,7 +70,8 @@ export async function loadRelease(
   const { manifestText, manifest, packs: hashes } = await releasePacks(files);
   const { uploaded, bytesUploaded } = await uploadPacks(bucket, files, hashes, { concurrency: options.concurrency });
   await bucket.put(manifestKey(manifest.name), manifestText);
-  if (options.makeCurrent) await bucket.put(CURRENT_RELEASE_KEY, manifest.name);
+  // The pointer carries the manifest (release-format/format.ts, CURRENT_RELEASE_KEY).
+  if (options.makeCurrent) await bucket.put(CURRENT_RELEASE_KEY, manifestText);
   return { name: manifest.name, packs: hashes.length, uploaded, bytesUploaded };
 }
 

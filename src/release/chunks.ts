@@ -80,9 +80,12 @@ async function sha256Bytes(bytes: Uint8Array): Promise<Uint8Array> {
 /** A chunk's hash: the first HASH_HEX_LENGTH hex digits of the SHA-256 of its bytes. */
 const sha256 = async (bytes: Uint8Array): Promise<string> => hex(await sha256Bytes(bytes));
 
+/** Two hex digits of each byte value: a hash is hexed on every chunk read and cache lookup. */
+const HEX_DIGITS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 function hex(bytes: Uint8Array): string {
   let s = "";
-  for (const b of bytes) s += b.toString(16).padStart(2, "0");
+  for (let i = 0; i < bytes.length; i++) s += HEX_DIGITS[bytes[i]];
   return s;
 }
 

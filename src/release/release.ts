@@ -9,6 +9,8 @@ import {
   CURRENT_RELEASE_KEY,
   FORMAT_VERSION,
   chunkKey,
+  readPointer,
+  type CurrentPointer,
   manifestKey,
   type ChunkRef,
   type ChunkTree,
@@ -105,19 +107,23 @@ export interface Releases {
 
 export function releasesIn(storage: ReleaseStorage, chunks: BlobCache): Releases {
   const manifests = new Map<string, Manifest>();
-  let pointer: { name: string; at: number } | undefined;
+  let pointer: { current: CurrentPointer; at: number } | undefined;
   return {
     async currentName(ttlSeconds) {
-      if (pointer && Date.now() - pointer.at < ttlSeconds * 1000) return pointer.name;
+      if (pointer && Date.now() - pointer.at < ttlSeconds * 1000) return pointer.current.name;
       const bytes = await readObject(storage, CURRENT_RELEASE_KEY);
       if (!bytes) throw unavailable("No release is published yet.");
-      pointer = { name: new TextDecoder().decode(bytes).trim(), at: Date.now() };
-      return pointer.name;
+      const current = readPointer(new TextDecoder().decode(bytes));
+      if (!current) throw unavailable("The current-release pointer is corrupt; publish a release again.");
+      pointer = { current, at: Date.now() };
+      return current.name;
     },
     async open(name) {
       let manifest = manifests.get(name);
       if (!manifest) {
-        manifest = await openManifest(storage, name);
+        // The pointer carries the current release's manifest file: a fresh isolate reads the header alone.
+        const carried = pointer?.current.name === name ? pointer.current.manifest : undefined;
+        manifest = carried ? await openManifestFile(storage, name, carried) : await openManifest(storage, name);
         manifests.set(name, manifest);
       }
       return releaseView(storage, chunks, manifest);
@@ -135,11 +141,18 @@ export async function openManifest(storage: ReleaseStorage, name: string): Promi
   } catch {
     throw unavailable(`The manifest of release ${name} is corrupt.`);
   }
+  return openManifestFile(storage, name, file);
+}
+
+/** A manifest file of a known format, with its header read and checked, as one Manifest. */
+async function openManifestFile(storage: ReleaseStorage, name: string, file: ManifestFile): Promise<Manifest> {
+  if (typeof file !== "object" || file === null) throw unavailable(`The manifest of release ${name} is corrupt.`);
   if (file.format !== FORMAT_VERSION) {
     throw unavailable(
       `Release ${name} has format ${file.format}; this worker reads format ${FORMAT_VERSION}. Compile the release again with this version (npm run compile) and publish it.`,
     );
   }
+  if (!Array.isArray(file.header)) throw unavailable(`The manifest of release ${name} is corrupt.`);
   const { header, ...named } = file;
   const [opened] = await fetchChunks(storage, [header]);
   return { ...named, ...(opened as ReleaseHeader) };

@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { folderStorage, openReleaseFolder, readManifestFile } from "../../release-compiler/local/folder-storage.js";
 import { walkTree } from "../../release-format/directory.js";
-import { FORMAT_VERSION, type ChunkRef, type DirectoryPage, type KeyIndexLeaf } from "../../release-format/format.js";
+import { CURRENT_RELEASE_KEY, FORMAT_VERSION, type ChunkRef, type DirectoryPage, type KeyIndexLeaf } from "../../release-format/format.js";
 import { createApp } from "../../src/app.js";
 import { MAX_REQUEST_BODY } from "../../src/middleware/request-body.js";
 import type { ReleaseStorage } from "../../src/release/storage.js";
@@ -49,7 +49,7 @@ async function ambiguousId(): Promise<string | undefined> {
 }
 
 describe("the request pipeline, in process", () => {
-  it("answers from the current release and from a release named in the path, opening each manifest once", async () => {
+  it("answers from the current release and from a release named in the path, opening each manifest once, from the pointer's copy", async () => {
     const storage = countingStorage();
     const app = createApp({ storage: () => storage });
     const current = await app.request(`${ORIGIN}/api/version/`);
@@ -62,8 +62,9 @@ describe("the request pipeline, in process", () => {
     // Links keep the prefix the request came in on, once.
     expect(named.headers.get("Link")).toContain(`${ORIGIN}/release/${manifest.name}/api/genome/?`);
     expect(named.headers.get("Link")).not.toContain(`/release/${manifest.name}/release/`);
-    expect(storage.reads.get(`releases/${manifest.name}/manifest.json`)).toBe(1);
-    expect(storage.reads.get("releases/current")).toBe(1);
+    // The pointer carries the current release's manifest: its file is never read, here or named.
+    expect(storage.reads.get(`releases/${manifest.name}/manifest.json`)).toBeUndefined();
+    expect(storage.reads.get(CURRENT_RELEASE_KEY)).toBe(1);
 
     const unknown = await app.request(`${ORIGIN}/release/No.Such.Release/api/version/`);
     expect(unknown.status).toBe(404);
@@ -174,16 +175,39 @@ describe("the request pipeline, in process", () => {
     expect(((await missing.json()) as { detail: string }).detail).toContain(`missing (pack ${victim})`);
   });
 
+  it("reads a pointer of an older publisher (the bare name) and answers a corrupt one 503", async () => {
+    const folder = folderStorage(dir);
+    const reads = new Map<string, number>();
+    const pointing = (pointer: string): ReleaseStorage => ({
+      get: (key, range) => {
+        reads.set(key, (reads.get(key) ?? 0) + 1);
+        return key === CURRENT_RELEASE_KEY ? Promise.resolve(new TextEncoder().encode(pointer)) : folder.get(key, range);
+      },
+    });
+    const bare = await createApp({ storage: () => pointing(`${manifest.name}\n`) }).request(`${ORIGIN}/api/version/`);
+    expect(bare.status).toBe(200);
+    expect(((await bare.json()) as { orth_version: string }).orth_version).toBe(manifest.name);
+    expect(reads.get(`releases/${manifest.name}/manifest.json`)).toBe(1);
+    for (const corrupt of ["", "{not json", JSON.stringify({ format: FORMAT_VERSION }), "two words"]) {
+      const res = await createApp({ storage: () => pointing(corrupt) }).request(`${ORIGIN}/api/protein/1/`);
+      expect([res.status, res.headers.get("Cache-Control")], corrupt).toEqual([503, "no-store"]);
+      expect(await res.json()).toEqual({ detail: "The current-release pointer is corrupt; publish a release again." });
+    }
+  });
+
   it("answers a release of another format 503, saying which format it reads and what to do", async () => {
     // A format-3 manifest as the previous compiler wrote it: shard lists, no header.
     const format3 = { format: 3, name: manifest.name, hogPrefix: "", date: "", counts: manifest.counts, taxonomy: manifest.taxonomy, genomes: [], tables: {} };
     // A format-4 manifest: this release's, as the compiler before wide families and chunks beside a protein wrote it.
     const format4 = { ...readManifestFile(dir), format: 4 };
     const folder = folderStorage(dir);
-    for (const file of [format3, format4]) {
+    // The pointer as a publish writes it (the manifest file) and as an older publisher did (the bare name).
+    const pointers = [(bytes: Uint8Array) => bytes, () => new TextEncoder().encode(manifest.name)];
+    for (const [file, pointer] of [format3, format4].flatMap((f) => pointers.map((p) => [f, p] as const))) {
       const bytes = new TextEncoder().encode(JSON.stringify(file));
-      const old = createApp({ storage: () => ({ get: (key, range) => (key.endsWith("manifest.json") ? Promise.resolve(bytes) : folder.get(key, range)) }) });
-      for (const path of ["/api/protein/1/", "/api/version/"]) {
+      const stored = (key: string) => (key === CURRENT_RELEASE_KEY ? pointer(bytes) : key.endsWith("manifest.json") ? bytes : undefined);
+      const old = createApp({ storage: () => ({ get: (key, range) => (stored(key) ? Promise.resolve(stored(key)!) : folder.get(key, range)) }) });
+      for (const path of ["/api/protein/1/", "/api/version/", `/release/${manifest.name}/api/version/`]) {
         const res = await old.request(`${ORIGIN}${path}`);
         expect([res.status, res.headers.get("Cache-Control")], path).toEqual([503, "no-store"]);
         expect(await res.json()).toEqual({

@@ -152,7 +152,8 @@ describe("npm run publish to an S3-compatible store", () => {
     const back = await npm("rollback", []);
     expect(back.code, back.stderr).toBe(0);
     expect(back.stdout).toContain(`rolled back: ${SIM.name} is current (was ${DEMO.name})`);
-    expect(new TextDecoder().decode((await store.get(CURRENT_RELEASE_KEY))!)).toBe(SIM.name);
+    // The pointer holds the release's manifest file as published (release-format/format.ts).
+    expect(new TextDecoder().decode((await store.get(CURRENT_RELEASE_KEY))!)).toBe(new TextDecoder().decode((await store.get(manifestKey(SIM.name)))!));
     const forward = await npm("rollback", ["--to", DEMO.name]);
     expect(forward.stdout).toContain(`rolled back: ${DEMO.name} is current (was ${SIM.name})`);
     expect(JSON.parse(new TextDecoder().decode((await store.get(HISTORY_KEY))!))).toEqual({ releases: [SIM.name, DEMO.name] });

@@ -15,7 +15,7 @@ import { openReleaseFolder } from "../../release-compiler/local/folder-storage.j
 import { folderFiles } from "../../release-compiler/local/r2-loader.js";
 import { HISTORY_KEY, PublishError, currentRelease, publishRelease, rollbackRelease } from "../../release-compiler/local/publish.js";
 import { r2Store, type R2BucketLike, type ReleaseStore } from "../../release-compiler/local/store.js";
-import { CURRENT_RELEASE_KEY, packKey, type ManifestFile } from "../../release-format/format.js";
+import { CURRENT_RELEASE_KEY, manifestKey, packKey, type ManifestFile } from "../../release-format/format.js";
 import { openedManifest } from "../release-folder.js";
 import { TEST_BUILD } from "./serve.js";
 
@@ -199,7 +199,8 @@ describe("npm run publish / npm run rollback", () => {
       const reader = new Miniflare({ modules: true, script: "export default {}", r2Buckets: { RELEASES: "orth-releases" }, r2Persist: join(state, "v3/r2") });
       try {
         const r2 = await reader.getR2Bucket("RELEASES");
-        expect(await (await r2.get(CURRENT_RELEASE_KEY))!.text()).toBe(OLD.name);
+        // The pointer holds the current release's manifest file (release-format/format.ts).
+        expect(await (await r2.get(CURRENT_RELEASE_KEY))!.text()).toBe(await (await r2.get(manifestKey(OLD.name)))!.text());
       } finally {
         await reader.dispose();
       }

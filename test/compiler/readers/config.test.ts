@@ -24,7 +24,7 @@ function writeConfig(dir: string, config: unknown, name = "release.json"): strin
 }
 
 const MINIMAL = {
-  name: "Test release",
+  name: "Test.release",
   species_info: "species_info.tsv",
   species_tree: "tree.nwk",
   proteomes: "proteome",
@@ -38,7 +38,7 @@ describe("loadConfig", () => {
     expect(messages(problems)).toEqual([]);
     expect(config).toEqual({
       configPath: path.join(dir, "release.json"),
-      name: "Test release",
+      name: "Test.release",
       speciesInfo: path.join(dir, "species_info.tsv"),
       speciesTree: path.join(dir, "tree.nwk"),
       proteomes: path.join(dir, "proteome"),
@@ -97,6 +97,14 @@ describe("loadConfig", () => {
     expect(messages(problems)).toEqual(['7: "field_names" must be "orth" or "oma", found string "OMA"']);
   });
 
+  it("refuses a release name that cannot be a storage key's or a path's segment", async () => {
+    for (const name of ["Primates chr12", "releases/2026", "", "Prímates"]) {
+      const { config, problems } = await loadConfig(writeConfig(releaseDir(), { ...MINIMAL, name }));
+      expect(config, name).toBeUndefined();
+      expect(messages(problems)).toEqual([`2: "name" must be letters, digits, '.', '_' and '-' (it names the release in storage keys and in /release/{name}/ paths), found string ${JSON.stringify(name)}`]);
+    }
+  });
+
   it("reports the line of a JSON syntax error", async () => {
     const dir = releaseDir();
     const file = writeConfig(dir, '{\n  "name": "x",\n  "hogs": "h"\n  "proteomes": "p"\n}\n');
@@ -125,7 +133,7 @@ describe("loadConfig", () => {
     expect(problems.list.every((p) => p.file === file)).toBe(true);
     expect(messages(problems)).toEqual([
       '15: unknown key "colour"',
-      '2: "name" must be a non-empty string, found number 42',
+      `2: "name" must be letters, digits, '.', '_' and '-' (it names the release in storage keys and in /release/{name}/ paths), found number 42`,
       '3: "hog_release_letter" must be a single capital letter A-Z, found string "ab"',
       '0: missing required key "species_info"',
       `4: species_tree: file not found: ${path.join(dir, "nope.nwk")}`,
@@ -160,7 +168,7 @@ describe.skipIf(!hasSharedData)("loadConfig on real data", () => {
     const rel = (p: string) => path.relative(dir, data("primates-chr12", p));
     const { config, problems } = await loadConfig(
       writeConfig(dir, {
-        name: "primates chr12",
+        name: "primates.chr12",
         species_info: rel("species_info.tsv"),
         species_tree: rel("species_tree.nwk"),
         proteomes: rel("proteome"),
