@@ -29,12 +29,31 @@ export function r2Storage(bucket: R2Bucket): ReleaseStorage {
   };
 }
 
-/** An object's bytes (or a range of them), or null; an unreachable store is logged and answered 503. */
+/**
+ * Attempts at a read that throws, and the pause before each retry. R2 reached from a worker now
+ * and then throws a transient error ("We encountered an internal error. Please try again."), and
+ * a cold answer makes up to three reads in a row: one failed read should not cost the answer.
+ * An absent object (null) or a chunk that does not match its hash is not retried: those are
+ * what the store holds.
+ */
+export const READ_ATTEMPTS = 3;
+const RETRY_PAUSES_MS = [10, 50];
+
+/**
+ * An object's bytes (or a range of them), or null. A read that throws is retried (READ_ATTEMPTS);
+ * a store still unreachable after them is logged and answered 503.
+ */
 export async function readObject(storage: ReleaseStorage, key: string, range?: ByteRange, what = key): Promise<Uint8Array | null> {
-  try {
-    return await storage.get(key, range);
-  } catch (error) {
-    console.error(`${what}: storage unreachable`, error);
-    throw unavailable("The release storage is unreachable; try again shortly.");
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await storage.get(key, range);
+    } catch (error) {
+      if (attempt >= READ_ATTEMPTS) {
+        console.error(`${what}: storage unreachable (${attempt} attempts)`, error);
+        throw unavailable("The release storage is unreachable; try again shortly.");
+      }
+      console.warn(`${what}: read failed, attempt ${attempt} of ${READ_ATTEMPTS}; retrying`, error);
+      await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSES_MS[attempt - 1] ?? RETRY_PAUSES_MS[RETRY_PAUSES_MS.length - 1]));
+    }
   }
 }

@@ -125,6 +125,36 @@ describe("storage faults", () => {
     expect((await getJson(`${base}/protein/${entry}/`)).entry_nr).toBe(entry);
   });
 
+  it("retries a read that throws: a bucket failing every first attempt still answers, the same bytes, and warns", async () => {
+    const bucket = r2Storage(env.RELEASES);
+    const failed = new Set<string>();
+    const attempts: string[] = [];
+    // Each key and range fails on its first read, as R2's transient "internal error" does.
+    const flaky: ReleaseStorage = {
+      get: async (key, range) => {
+        const read = `${key}@${range?.offset ?? "-"}`;
+        attempts.push(read);
+        if (!failed.has(read)) {
+          failed.add(read);
+          throw new Error("We encountered an internal error. Please try again.");
+        }
+        return bucket.get(key, range);
+      },
+    };
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const entry = Math.floor(manifest.counts.proteins / 3) + 11;
+    const ctx = createExecutionContext();
+    const res = await createApp({ storage: () => flaky }).fetch(new Request(`${base}/protein/${entry}/`), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(JSON.parse(body).entry_nr).toBe(entry);
+    expect(body).toBe(await (await createApp().fetch(new Request(`${base}/protein/${entry}/?same`), env, createExecutionContext())).text());
+    // Every read was made twice: the failure, then the retry.
+    expect(attempts.length).toBe(2 * failed.size);
+    expect(warned.mock.calls.filter((c) => /read failed, attempt 1 of 3; retrying/.test(String(c[0])))).toHaveLength(failed.size);
+  });
+
   it("answers 503 for an unknown current release and 404 for an unknown named one", async () => {
     await env.RELEASES.delete("releases/current");
     const res = await get("http://orth.test/api/version/");
