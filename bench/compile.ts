@@ -3,9 +3,10 @@
  * genomes, each compiled by the CLI in a child process (`node --max-old-space-size=3584`)
  * with `--jobs 2 --memory 4g` (the 4 GB budget) while the peak resident set of its processes
  * together and its scratch disk are measured (measured-run.ts); the largest also with `--jobs 1`,
- * with `--jobs 2` and twice the budget (what the budget costs), and with the compiler before
- * the row engine (commit ENGINE_BEFORE, one thread and hand-written spill files, checked out in
- * a git worktree), side by side. Reports wall time, proteins per second, peak RSS, temp disk,
+ * with `--jobs 2` and twice the budget (what the budget costs), with the compiler before the
+ * row engine (commit ENGINE_BEFORE, one thread and hand-written spill files) and with the
+ * compiler as it was when the compile-at-scale issue was filed (commit AT_FILING, format 3: the
+ * 968 s that issue sets its goal against), each checked out in a git worktree, side by side. Reports wall time, proteins per second, peak RSS, temp disk,
  * output bytes (packs and manifest), packs, chunks (data chunks, directory pages, the header),
  * manifest and header bytes, the deepest tree, and how each grows with size.
  *
@@ -36,10 +37,18 @@ const MEMORY = "4g";
 const AMPLE_MEMORY = "8g";
 /** The last commit before the row engine (DuckDB) and the streamed family pairs: one thread, hand-written spill files. */
 export const ENGINE_BEFORE = "c96f9005ff8fae4bcba645164825d54e804f4e71";
-const BEFORE_CHECKOUT = resolve(ROOT, "build/bench/before-engine");
+/** The compiler when "Compile at public-release scale" was filed (format 3; 968 s for the 1M release then). */
+export const AT_FILING = "0c180b0d9c59e873ca4232ba53220be7cd39fb44";
 
-/** Who compiles: this checkout with `--jobs N`, or the commit before the engine. */
-type Compiler = { jobs: number; memory?: string } | "before";
+/** Earlier compilers, each run from a worktree of its commit, with no flags (neither had a budget). */
+const EARLIER = {
+  before: { commit: ENGINE_BEFORE, checkout: resolve(ROOT, "build/bench/before-engine") },
+  "at filing": { commit: AT_FILING, checkout: resolve(ROOT, "build/bench/at-filing") },
+} as const;
+type Earlier = keyof typeof EARLIER;
+
+/** Who compiles: this checkout with `--jobs N`, or an earlier commit. */
+type Compiler = { jobs: number; memory?: string } | Earlier;
 
 interface Size {
   label: string;
@@ -59,9 +68,9 @@ const QUICK: Size[] = [
 
 interface Measurement {
   label: string;
-  /** `jobs 2`, `jobs 1`, `jobs 2, 8g` or `before`. */
+  /** `jobs 2`, `jobs 1`, `jobs 2, 8g`, `before` or `at filing`. */
   compiler: string;
-  /** The `--memory` it compiled within (none for the compiler before the engine). */
+  /** The `--memory` it compiled within (none for the earlier compilers). */
   memory?: string;
   /** The compiled release. */
   dir: string;
@@ -104,10 +113,10 @@ export async function compileBenchmark(log: (line: string) => void): Promise<Com
   const largest = { ...results[results.length - 1], peakBytes: results[results.length - 1].peakRssMb * 2 ** 20 };
   // What `npm run bench -- --only scale` projects from without compiling again.
   writeFileSync(LARGEST, `${JSON.stringify(largest, null, 1)}\n`);
-  // The largest again, side by side: one job, and the compiler before the engine (each into its own folder, compared, removed).
+  // The largest again, side by side: one job, twice the budget, and the earlier compilers (each into its own folder, compared, removed).
   const sideBySide: Measurement[] = [largest];
   const same: boolean[] = [];
-  for (const compiler of [{ jobs: 1 }, { jobs: 2, memory: AMPLE_MEMORY }, "before"] as const) {
+  for (const compiler of [{ jobs: 1 }, { jobs: 2, memory: AMPLE_MEMORY }, "before", "at filing"] as const) {
     const m = await measureCompile(largestSize, input, compiler, log);
     same.push(sameRelease(largest.dir, m.dir));
     rmSync(m.dir, { recursive: true, force: true });
@@ -171,24 +180,25 @@ async function simulatedInput(size: Size, log: (line: string) => void, genomes =
 }
 
 async function measureCompile(size: Size, input: string, compiler: Compiler, log: (line: string) => void): Promise<Measurement> {
-  const name = compiler === "before" ? "before" : `jobs ${compiler.jobs}${compiler.memory ? `, ${compiler.memory}` : ""}`;
-  const out = resolve(OUT, compiler === "before" || compiler.jobs !== 2 || compiler.memory ? `${size.label}-${name.replace(/[ ,]/g, "")}` : size.label);
+  const earlier = typeof compiler === "string";
+  const name = earlier ? compiler : `jobs ${compiler.jobs}${compiler.memory ? `, ${compiler.memory}` : ""}`;
+  const out = resolve(OUT, earlier || compiler.jobs !== 2 || compiler.memory ? `${size.label}-${name.replace(/[ ,]/g, "")}` : size.label);
   rmSync(out, { recursive: true, force: true });
   log(`compiling ${size.label} (${input}), ${name}…`);
-  const cwd = compiler === "before" ? beforeCheckout(log) : ROOT;
-  // The compiler before the engine had no budget: `--memory` was what its spill files held.
-  const flags = compiler === "before" ? [] : ["--jobs", String(compiler.jobs), "--memory", compiler.memory ?? MEMORY];
+  const cwd = earlier ? earlierCheckout(compiler, log) : ROOT;
+  // The earlier compilers had no budget: `--memory` was what their spill files held.
+  const flags = earlier ? [] : ["--jobs", String(compiler.jobs), "--memory", compiler.memory ?? MEMORY];
   const cli = [resolve(cwd, "release-compiler/cli.ts"), "--config", resolve(input, "release.json"), "--out", out, "--verbose", ...flags];
   const run = await runMeasured(process.execPath, [`--max-old-space-size=${HEAP_MB}`, "--import", "tsx", ...cli], { cwd, tree: true, scratchOf: (pid) => compileScratch(out, pid) });
   // The compile's own log: time, heap and RSS after each stage.
   writeFileSync(`${out}.log`, run.output);
   if (run.code !== 0) throw new Error(`compile of ${size.label} (${name}) failed (${run.code}):\n${run.output}`);
-  // The compiler before the engine writes an older format, which this code's reader refuses: sized from its files alone.
-  const { proteins, pairRows, ...folder } = compiler === "before" ? formatFreeSize(out) : await currentSize(out);
+  // The earlier compilers write older formats, which this code's reader refuses: sized from their files alone.
+  const { proteins, pairRows, ...folder } = compiler === "before" ? formatFreeSize(out) : compiler === "at filing" ? format3Size(out) : await currentSize(out);
   const m: Measurement = {
     label: size.label,
     compiler: name,
-    ...(compiler === "before" ? {} : { memory: compiler.memory ?? MEMORY }),
+    ...(earlier ? {} : { memory: compiler.memory ?? MEMORY }),
     dir: out,
     proteins,
     pairRows,
@@ -208,15 +218,16 @@ async function measureCompile(size: Size, input: string, compiler: Compiler, log
   return m;
 }
 
-/** A worktree of ENGINE_BEFORE sharing this checkout's node_modules (it needs none that this one lacks). */
-function beforeCheckout(log: (line: string) => void): string {
-  if (!existsSync(resolve(BEFORE_CHECKOUT, "release-compiler/cli.ts"))) {
-    log(`checking out the compiler before the engine (${ENGINE_BEFORE.slice(0, 7)}) in ${BEFORE_CHECKOUT}…`);
-    mkdirSync(resolve(BEFORE_CHECKOUT, ".."), { recursive: true });
-    execFileSync("git", ["worktree", "add", "--force", "--detach", BEFORE_CHECKOUT, ENGINE_BEFORE], { cwd: ROOT, stdio: "pipe" });
+/** A worktree of an earlier compiler's commit sharing this checkout's node_modules (it needs none that this one lacks). */
+function earlierCheckout(compiler: Earlier, log: (line: string) => void): string {
+  const { commit, checkout } = EARLIER[compiler];
+  if (!existsSync(resolve(checkout, "release-compiler/cli.ts"))) {
+    log(`checking out the compiler ${compiler} (${commit.slice(0, 7)}) in ${checkout}…`);
+    mkdirSync(resolve(checkout, ".."), { recursive: true });
+    execFileSync("git", ["worktree", "add", "--force", "--detach", checkout, commit], { cwd: ROOT, stdio: "pipe" });
   }
-  if (!existsSync(resolve(BEFORE_CHECKOUT, "node_modules"))) symlinkSync(resolve(ROOT, "node_modules"), resolve(BEFORE_CHECKOUT, "node_modules"));
-  return BEFORE_CHECKOUT;
+  if (!existsSync(resolve(checkout, "node_modules"))) symlinkSync(resolve(ROOT, "node_modules"), resolve(checkout, "node_modules"));
+  return checkout;
 }
 
 /** A release of this format: its trees walked (release-size.ts). */
@@ -241,6 +252,18 @@ export function formatFreeSize(out: string) {
   return { proteins: file.counts.proteins, pairRows: header.tables.pairs.rows, bytes: packBytes + manifestBytes, packs: packs.length, chunks: NaN, manifestBytes, headerBytes: length, maxDepth: NaN };
 }
 
+/**
+ * A format-3 release from its files: the manifest (JSON listing every table's shards, with the
+ * counts) and one file per blob. Its chunks are its blobs; it has no header and no trees.
+ */
+function format3Size(out: string) {
+  const file = JSON.parse(readFileSync(resolve(out, "manifest.json"), "utf8")) as { counts: { proteins: number }; tables: { pairs: { rows: number } } };
+  const blobs = readdirSync(resolve(out, "blobs"));
+  const manifestBytes = statSync(resolve(out, "manifest.json")).size;
+  const blobBytes = blobs.reduce((n, f) => n + statSync(resolve(out, "blobs", f)).size, 0);
+  return { proteins: file.counts.proteins, pairRows: file.tables.pairs.rows, bytes: blobBytes + manifestBytes, packs: 0, chunks: blobs.length, manifestBytes, headerBytes: 0, maxDepth: NaN };
+}
+
 /** Two release folders hold the same release: the same manifest bytes (which name the header by its hash, and so every chunk). */
 function sameRelease(a: string, b: string): boolean {
   return readFileSync(resolve(a, "manifest.json")).equals(readFileSync(resolve(b, "manifest.json")));
@@ -250,9 +273,9 @@ function report(results: Measurement[], sideBySide: Measurement[], same: boolean
   const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
   const row = (m: Measurement) =>
     `| ${m.proteins.toLocaleString("en-US")} (${m.label}) | ${m.compiler} | ${m.seconds.toFixed(0)} s | ${(m.proteins / m.seconds).toFixed(0)} | ` +
-    `${m.peakRssMb.toFixed(0)} MB | ${mb(m.tempBytes)} MB | ${mb(m.bytes)} MB | ${m.packs.toLocaleString("en-US")} | ${Number.isNaN(m.chunks) ? "–" : m.chunks.toLocaleString("en-US")} | ${m.manifestBytes} B | ${(m.headerBytes / 1e3).toFixed(1)} kB | ${Number.isNaN(m.maxDepth) ? "–" : m.maxDepth} |`;
+    `${m.peakRssMb.toFixed(0)} MB | ${mb(m.tempBytes)} MB | ${mb(m.bytes)} MB | ${m.packs ? m.packs.toLocaleString("en-US") : "–"} | ${Number.isNaN(m.chunks) ? "–" : m.chunks.toLocaleString("en-US")} | ${m.manifestBytes.toLocaleString("en-US")} B | ${m.headerBytes ? `${(m.headerBytes / 1e3).toFixed(1)} kB` : "–"} | ${Number.isNaN(m.maxDepth) ? "–" : m.maxDepth} |`;
   const header = ["| proteins | compiler | wall | proteins/s | peak RSS | temp disk | output | packs | chunks | manifest | header | depth |", "|---|---|---|---|---|---|---|---|---|---|---|---|"];
-  const [engine2, engine1, ample, before] = sideBySide;
+  const [engine2, engine1, ample, before, atFiling] = sideBySide;
   const lines = [
     `Simulated releases of ${GENOMES} genomes (seed ${SEED}), each compiled by \`npm run compile -- --jobs 2 --memory ${MEMORY}\` in a child process with \`node --max-old-space-size=${HEAP_MB}\`;`,
     "peak RSS is the resident sets of the compile's processes together (the compile and its tasks), sampled every 100 ms, or a process's own high-water mark (VmHWM) if higher; temp disk the largest its scratch folder grew (the row engine's database and spill files). Inputs are simulated once and reused; times include reading them.",
@@ -262,13 +285,14 @@ function report(results: Measurement[], sideBySide: Measurement[], same: boolean
     ...header,
     ...results.map(row),
     "",
-    `The largest side by side, one after the other: \`--jobs 2\`, \`--jobs 1\`, \`--jobs 2\` with \`--memory ${AMPLE_MEMORY}\`, and the compiler before the row engine (\`${ENGINE_BEFORE.slice(0, 7)}\` in a git worktree: one thread, hand-written spill files, each family's pairs held in a list; no budget). ` +
-      `\`--jobs 1\` gives ${same[0] ? "a byte-identical release (the same manifest, which names every chunk by its hash)" : "a release that is NOT byte-identical"}, \`--memory ${AMPLE_MEMORY}\` ${same[1] ? "one byte-identical too" : "one that is NOT byte-identical"}; the compiler before the engine ${same[2] ? "one byte-identical too" : "one that differs (expected where the layout changed since: relations and pairs chunks end at each genome)"}.`,
+    `The largest side by side, one after the other: \`--jobs 2\`, \`--jobs 1\`, \`--jobs 2\` with \`--memory ${AMPLE_MEMORY}\`, the compiler before the row engine (\`${ENGINE_BEFORE.slice(0, 7)}\` in a git worktree: one thread, hand-written spill files, each family's pairs held in a list; no budget), and the compiler as it was when the compile-at-scale issue was filed (\`${AT_FILING.slice(0, 7)}\`, format 3: whole blobs listed in the manifest, one thread; chunks here are its blobs). ` +
+      `\`--jobs 1\` gives ${same[0] ? "a byte-identical release (the same manifest, which names every chunk by its hash)" : "a release that is NOT byte-identical"}, \`--memory ${AMPLE_MEMORY}\` ${same[1] ? "one byte-identical too" : "one that is NOT byte-identical"}; the compiler before the engine ${same[2] ? "one byte-identical too" : "one that differs (expected where the layout changed since: relations and pairs chunks end at each genome)"}, the one at filing another format.`,
     "",
     ...header,
     ...sideBySide.map(row),
     "",
-    `Throughput against the compiler before the engine: ×${(before.seconds / engine2.seconds).toFixed(2)} with 2 jobs, ×${(before.seconds / engine1.seconds).toFixed(2)} with 1, ×${(before.seconds / ample.seconds).toFixed(2)} with 2 jobs and ${AMPLE_MEMORY}; 2 jobs against 1: ×${(engine1.seconds / engine2.seconds).toFixed(2)} within ${MEMORY}, ×${(engine1.seconds / ample.seconds).toFixed(2)} within ${AMPLE_MEMORY}. Peak RSS against the budget: ${sideBySide.filter((m) => m.memory).map((m) => `${m.compiler} ${((m.peakRssMb * 2 ** 20) / (parseInt(m.memory!, 10) * 2 ** 30)).toFixed(2)}`).join(", ")}.`,
+    `Throughput against the compiler at the issue's filing (the baseline its 3× goal names): ×${(atFiling.seconds / engine2.seconds).toFixed(2)} with 2 jobs, ×${(atFiling.seconds / engine1.seconds).toFixed(2)} with 1, ×${(atFiling.seconds / ample.seconds).toFixed(2)} with 2 jobs and ${AMPLE_MEMORY}. ` +
+      `Against the compiler before the engine: ×${(before.seconds / engine2.seconds).toFixed(2)} with 2 jobs, ×${(before.seconds / engine1.seconds).toFixed(2)} with 1, ×${(before.seconds / ample.seconds).toFixed(2)} with 2 jobs and ${AMPLE_MEMORY}; 2 jobs against 1: ×${(engine1.seconds / engine2.seconds).toFixed(2)} within ${MEMORY}, ×${(engine1.seconds / ample.seconds).toFixed(2)} within ${AMPLE_MEMORY}. Peak RSS against the budget: ${sideBySide.filter((m) => m.memory).map((m) => `${m.compiler} ${((m.peakRssMb * 2 ** 20) / (parseInt(m.memory!, 10) * 2 ** 30)).toFixed(2)}`).join(", ")}.`,
   ];
   if (results.length >= 2) {
     const metrics: Array<[string, (m: Measurement) => number]> = [
