@@ -144,7 +144,7 @@ export async function openManifest(storage: ReleaseStorage, name: string): Promi
   return openManifestFile(storage, name, file);
 }
 
-/** A manifest file of a known format, with its header read and checked, as one Manifest. */
+/** A manifest file, its format checked and its header read and checked, as one Manifest. */
 async function openManifestFile(storage: ReleaseStorage, name: string, file: ManifestFile): Promise<Manifest> {
   if (typeof file !== "object" || file === null) throw unavailable(`The manifest of release ${name} is corrupt.`);
   if (file.format !== FORMAT_VERSION) {
