@@ -6,8 +6,8 @@ import { badRequest, notFound } from "../errors.js";
 import { pairItems, pairsTable, type PairFilters } from "../render/pairs.js";
 import { paginate } from "../render/pagination.js";
 import { proteinSummary } from "../render/protein.js";
-import { json } from "../render/respond.js";
-import { HOMEOLOG, isOrthologType, REL_TYPES, type GenomeInfo, type ProteinRow, type ProteinSummary, type Relation } from "../../release-format/format.js";
+import { fieldNamesFor, json, jsonArrayStream } from "../render/respond.js";
+import { HOMEOLOG, isOrthologType, MEMBER_SLICE, REL_TYPES, type GenomeInfo, type ProteinRow, type ProteinSummary, type Relation } from "../../release-format/format.js";
 import { pairsBetween } from "../release/pairs.js";
 import type { Release } from "../release/release.js";
 import { proteinRow, entryNumber, resolveGenome } from "../release/resolve.js";
@@ -20,17 +20,51 @@ import type { Links } from "../render/links.js";
 /** Most distinct `xrefs` sources of a pairs request: releases have about ten. */
 const MAX_XREF_SOURCES = 50;
 
-/** A protein's relations with its partners' summaries (from its family's members when they are members). */
-export async function relationsOf(release: Release, protein: ProteinRow, keep: (r: Relation) => boolean) {
+/** A relation with its partner's summary. */
+export interface RelationWithPartner {
+  relation: Relation;
+  partner: ProteinSummary;
+}
+
+/**
+ * A protein's relations kept by `keep`, with their partners' summaries (from its family's members
+ * when they are members), in slices of `size` (MEMBER_SLICE) read as the consumer pulls: a gene with
+ * 20,000 orthologs streams holding one slice's summaries. The first slice is read before this
+ * resolves, so a storage fault fails the request before any response is sent.
+ */
+export async function relationSlices(
+  release: Release,
+  protein: ProteinRow,
+  keep: (r: Relation) => boolean,
+  size = MEMBER_SLICE,
+): Promise<{ count: number; slices: AsyncIterable<RelationWithPartner[]> }> {
   const [relations, family] = await Promise.all([
     release.rowBeside("relations", protein.entry, protein.entry - 1),
     protein.family ? release.rowBeside("families", protein.entry, protein.family - 1) : undefined,
   ]);
   const kept = relations.filter(keep);
-  const partners = kept.map((r) => r[0]);
-  const members = family ? await membersAt(release, family, positionsOf(family, partners)) : [];
-  const summaries = await summariesOf(release, partners, members);
-  return kept.map((r) => ({ relation: r, partner: summaries.get(r[0]) as ProteinSummary }));
+  const slice = async (from: number): Promise<RelationWithPartner[]> => {
+    const these = kept.slice(from, from + size);
+    const partners = these.map((r) => r[0]);
+    const members = family ? await membersAt(release, family, positionsOf(family, partners)) : [];
+    const summaries = await summariesOf(release, partners, members);
+    return these.map((r) => ({ relation: r, partner: summaries.get(r[0]) as ProteinSummary }));
+  };
+  const first = await slice(0);
+  return {
+    count: kept.length,
+    slices: (async function* () {
+      yield first;
+      for (let from = size; from < kept.length; from += size) yield await slice(from);
+    })(),
+  };
+}
+
+/** A protein's relations kept by `keep` with their partners' summaries, all of them. */
+export async function relationsOf(release: Release, protein: ProteinRow, keep: (r: Relation) => boolean): Promise<RelationWithPartner[]> {
+  const out: RelationWithPartner[] = [];
+  for await (const slice of (await relationSlices(release, protein, keep)).slices) out.push(...slice);
+  return out;
 }
 
 /** What an ortholog answer keeps: one relation type (-1: any ortholog type), and the partners' genomes. */
@@ -47,21 +81,43 @@ function orthologFilters(c: AppContext, release: Release): OrthologFilters {
   return { relType, none: wanted !== undefined && !isOrthologType(relType), targets: homologyTargets(release, c.req.queries("target_species"), c.req.query("target_level")) };
 }
 
-/** A protein's pairwise orthologs as the orthologs endpoint lists them. */
+/** The kept ortholog relations of a protein (none for a `rel_type` that is no ortholog type). */
+const orthologKeep =
+  (release: Release, { relType, targets }: OrthologFilters) =>
+  ([partner, t]: Relation): boolean =>
+    isOrthologType(t) && (relType < 0 || t === relType) && (!targets || targets(release.genomeOfEntry(partner)));
+
+/** An ortholog as the orthologs endpoint lists it. */
+const orthologItem = (release: Release, links: Links, { relation: [, t, distance, score], partner }: RelationWithPartner) => ({
+  ...proteinSummary(release, links, partner),
+  rel_type: REL_TYPES[t],
+  distance,
+  score,
+});
+
+/** A protein's pairwise orthologs as the orthologs endpoint lists them, all of them. */
 async function orthologItems(release: Release, links: Links, protein: ProteinRow, filters: OrthologFilters) {
   if (filters.none) return [];
-  const { relType, targets } = filters;
-  const orthologs = await relationsOf(
-    release,
-    protein,
-    ([partner, t]) => isOrthologType(t) && (relType < 0 || t === relType) && (!targets || targets(release.genomeOfEntry(partner))),
-  );
-  return orthologs.map(({ relation: [, t, distance, score], partner }) => ({
-    ...proteinSummary(release, links, partner),
-    rel_type: REL_TYPES[t],
-    distance,
-    score,
-  }));
+  return (await relationsOf(release, protein, orthologKeep(release, filters))).map((o) => orthologItem(release, links, o));
+}
+
+/**
+ * The orthologs endpoint's answer: whole, or for more than one slice of partners streamed a
+ * slice at a time (the same bytes), so a gene with 20,000 orthologs holds one slice.
+ */
+async function orthologAnswer(c: AppContext, release: Release, protein: ProteinRow, filters: OrthologFilters): Promise<Response> {
+  const links = linksOf(c);
+  if (filters.none) return json(c, []);
+  const { count, slices } = await relationSlices(release, protein, orthologKeep(release, filters));
+  const items = async function* () {
+    for await (const slice of slices) for (const o of slice) yield orthologItem(release, links, o);
+  };
+  if (count <= MEMBER_SLICE) {
+    const all = [];
+    for await (const item of items()) all.push(item);
+    return json(c, all);
+  }
+  return jsonArrayStream(items(), {}, fieldNamesFor(c));
 }
 
 async function queryProtein(c: AppContext): Promise<ProteinRow> {
@@ -77,7 +133,7 @@ export function relationRoutes(app: Hono<AppEnv>) {
     "The pairwise orthologs of a protein, by partner entry number; rel_type keeps one relation type, target_species and target_level the partners' genomes.",
     async (c) => {
       const release = releaseOf(c);
-      return json(c, await orthologItems(release, linksOf(c), await queryProtein(c), orthologFilters(c, release)));
+      return orthologAnswer(c, release, await queryProtein(c), orthologFilters(c, release));
     },
   );
 
