@@ -50,6 +50,14 @@ export async function relationSlices(
     const summaries = await summariesOf(release, partners, members);
     return these.map((r) => ({ relation: r, partner: summaries.get(r[0]) as ProteinSummary }));
   };
+  if (kept.length > size) {
+    // Every partner's chunk read now, adjacent ones in one range, into the isolate's chunk cache
+    // (the rows are let go): the slices then find them there, where reading a slice's chunks
+    // apart would make one read per chunk (43 for a gene with 9,554 orthologs, against 5).
+    const partners = kept.map((r) => r[0]);
+    const members = family ? await membersAt(release, family, positionsOf(family, partners)) : [];
+    await summariesOf(release, partners, members);
+  }
   const first = await slice(0);
   return {
     count: kept.length,
