@@ -53,7 +53,7 @@ export async function relationSlices(
   if (kept.length > size) {
     // Every partner's chunk read now, adjacent ones in one range, into the isolate's chunk cache
     // (the rows are let go): the slices then find them there, where reading a slice's chunks
-    // apart would make one read per chunk (43 for a gene with 9,554 orthologs, against 5).
+    // apart would make one read per chunk (43 for a gene with 9,554 orthologs, against 6).
     const partners = kept.map((r) => r[0]);
     const members = family ? await membersAt(release, family, positionsOf(family, partners)) : [];
     await summariesOf(release, partners, members);
@@ -68,10 +68,10 @@ export async function relationSlices(
   };
 }
 
-/** A protein's relations kept by `keep` with their partners' summaries, all of them. */
+/** A protein's relations kept by `keep` with their partners' summaries, all of them (read as one slice). */
 export async function relationsOf(release: Release, protein: ProteinRow, keep: (r: Relation) => boolean): Promise<RelationWithPartner[]> {
   const out: RelationWithPartner[] = [];
-  for await (const slice of (await relationSlices(release, protein, keep)).slices) out.push(...slice);
+  for await (const slice of (await relationSlices(release, protein, keep, Infinity)).slices) out.push(...slice);
   return out;
 }
 
