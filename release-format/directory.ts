@@ -100,11 +100,17 @@ export function bucketCovering(tree: ChunkTree<string>, key: string): ChunkRef |
   return i < 0 ? undefined : slotRef(tree, i, bucketOf(key, runChunks(tree, i)));
 }
 
-function hashHex(bytes: Uint8Array, at: number): string {
+/** Two hex digits of each byte value: hashes are hexed on every chunk located, read and checked. */
+const HEX_DIGITS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
+/** Bytes [from, to) as hex digits. */
+export function hex(bytes: Uint8Array, from = 0, to = bytes.length): string {
   let s = "";
-  for (let k = at; k < at + HASH_BYTES; k++) s += bytes[k].toString(16).padStart(2, "0");
+  for (let k = from; k < to; k++) s += HEX_DIGITS[bytes[k]];
   return s;
 }
+
+const hashHex = (bytes: Uint8Array, at: number): string => hex(bytes, at, at + HASH_BYTES);
 
 /** The trees of a release, by name (`tables.proteins`, `indexes.entryIds`, …), in a fixed order. */
 export function releaseTrees(header: ReleaseHeader | Manifest): Array<[string, ChunkTree]> {

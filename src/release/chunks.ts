@@ -5,6 +5,7 @@
  */
 import { Unpackr } from "msgpackr";
 import { HASH_BYTES, packKey, type ChunkRef } from "../../release-format/format.js";
+import { hex } from "../../release-format/directory.js";
 import { merkleSteps, SLOT_LENGTH_BYTES, slotChunk } from "../../release-format/slots.js";
 import { unavailable } from "../errors.js";
 import { readObject, type ReleaseStorage } from "./storage.js";
@@ -80,14 +81,6 @@ async function sha256Bytes(bytes: Uint8Array): Promise<Uint8Array> {
 /** A chunk's hash: the first HASH_HEX_LENGTH hex digits of the SHA-256 of its bytes. */
 const sha256 = async (bytes: Uint8Array): Promise<string> => hex(await sha256Bytes(bytes));
 
-/** Two hex digits of each byte value: a hash is hexed on every chunk read and cache lookup. */
-const HEX_DIGITS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
-
-function hex(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i++) s += HEX_DIGITS[bytes[i]];
-  return s;
-}
 
 /** Hex SHA-256 of some bytes (a pack's name is its first HASH_HEX_LENGTH digits). */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {

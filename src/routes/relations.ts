@@ -7,7 +7,7 @@ import { pairItems, pairsTable, type PairFilters } from "../render/pairs.js";
 import { paginate } from "../render/pagination.js";
 import { proteinSummary } from "../render/protein.js";
 import { fieldNamesFor, json, jsonArrayStream } from "../render/respond.js";
-import { HOMEOLOG, isOrthologType, MEMBER_SLICE, REL_TYPES, type GenomeInfo, type ProteinRow, type ProteinSummary, type Relation } from "../../release-format/format.js";
+import { HOMEOLOG, isOrthologType, REL_TYPES, type GenomeInfo, type ProteinRow, type ProteinSummary, type Relation } from "../../release-format/format.js";
 import { pairsBetween } from "../release/pairs.js";
 import type { Release } from "../release/release.js";
 import { proteinRow, entryNumber, resolveGenome } from "../release/resolve.js";
@@ -16,6 +16,9 @@ import { membersAt, positionsOf } from "../release/family-members.js";
 import { resolveEntries } from "../release/bulk.js";
 import { homologyTargets, type TargetFilter } from "../release/homology-targets.js";
 import type { Links } from "../render/links.js";
+
+/** Orthologs an answer holds whole; more are streamed (orthologAnswer). */
+const STREAMED_ORTHOLOGS = 512;
 
 /** Most distinct `xrefs` sources of a pairs request: releases have about ten. */
 const MAX_XREF_SOURCES = 50;
@@ -26,53 +29,17 @@ export interface RelationWithPartner {
   partner: ProteinSummary;
 }
 
-/**
- * A protein's relations kept by `keep`, with their partners' summaries (from its family's members
- * when they are members), in slices of `size` (MEMBER_SLICE) read as the consumer pulls: a gene with
- * 20,000 orthologs streams holding one slice's summaries. The first slice is read before this
- * resolves, so a storage fault fails the request before any response is sent.
- */
-export async function relationSlices(
-  release: Release,
-  protein: ProteinRow,
-  keep: (r: Relation) => boolean,
-  size = MEMBER_SLICE,
-): Promise<{ count: number; slices: AsyncIterable<RelationWithPartner[]> }> {
+/** A protein's relations kept by `keep`, with their partners' summaries (from its family's members when they are members). */
+export async function relationsOf(release: Release, protein: ProteinRow, keep: (r: Relation) => boolean): Promise<RelationWithPartner[]> {
   const [relations, family] = await Promise.all([
     release.rowBeside("relations", protein.entry, protein.entry - 1),
     protein.family ? release.rowBeside("families", protein.entry, protein.family - 1) : undefined,
   ]);
   const kept = relations.filter(keep);
-  const slice = async (from: number): Promise<RelationWithPartner[]> => {
-    const these = kept.slice(from, from + size);
-    const partners = these.map((r) => r[0]);
-    const members = family ? await membersAt(release, family, positionsOf(family, partners)) : [];
-    const summaries = await summariesOf(release, partners, members);
-    return these.map((r) => ({ relation: r, partner: summaries.get(r[0]) as ProteinSummary }));
-  };
-  if (kept.length > size) {
-    // Every partner's chunk read now, adjacent ones in one range, into the isolate's chunk cache
-    // (the rows are let go): the slices then find them there, where reading a slice's chunks
-    // apart would make one read per chunk (43 for a gene with 9,554 orthologs, against 6).
-    const partners = kept.map((r) => r[0]);
-    const members = family ? await membersAt(release, family, positionsOf(family, partners)) : [];
-    await summariesOf(release, partners, members);
-  }
-  const first = await slice(0);
-  return {
-    count: kept.length,
-    slices: (async function* () {
-      yield first;
-      for (let from = size; from < kept.length; from += size) yield await slice(from);
-    })(),
-  };
-}
-
-/** A protein's relations kept by `keep` with their partners' summaries, all of them (read as one slice). */
-export async function relationsOf(release: Release, protein: ProteinRow, keep: (r: Relation) => boolean): Promise<RelationWithPartner[]> {
-  const out: RelationWithPartner[] = [];
-  for await (const slice of (await relationSlices(release, protein, keep, Infinity)).slices) out.push(...slice);
-  return out;
+  const partners = kept.map((r) => r[0]);
+  const members = family ? await membersAt(release, family, positionsOf(family, partners)) : [];
+  const summaries = await summariesOf(release, partners, members);
+  return kept.map((r) => ({ relation: r, partner: summaries.get(r[0]) as ProteinSummary }));
 }
 
 /** What an ortholog answer keeps: one relation type (-1: any ortholog type), and the partners' genomes. */
@@ -110,21 +77,18 @@ async function orthologItems(release: Release, links: Links, protein: ProteinRow
 }
 
 /**
- * The orthologs endpoint's answer: whole, or for more than one slice of partners streamed a
- * slice at a time (the same bytes), so a gene with 20,000 orthologs holds one slice.
+ * The orthologs endpoint's answer. Its partners' summaries are read at once, all before the
+ * response starts; an answer of more than STREAMED_ORTHOLOGS is rendered and written as the
+ * client reads (the same bytes), so a gene with 20,000 orthologs never holds its items or its
+ * text whole.
  */
 async function orthologAnswer(c: AppContext, release: Release, protein: ProteinRow, filters: OrthologFilters): Promise<Response> {
   const links = linksOf(c);
-  if (filters.none) return json(c, []);
-  const { count, slices } = await relationSlices(release, protein, orthologKeep(release, filters));
+  const orthologs = filters.none ? [] : await relationsOf(release, protein, orthologKeep(release, filters));
+  if (orthologs.length <= STREAMED_ORTHOLOGS) return json(c, orthologs.map((o) => orthologItem(release, links, o)));
   const items = async function* () {
-    for await (const slice of slices) for (const o of slice) yield orthologItem(release, links, o);
+    for (const o of orthologs) yield orthologItem(release, links, o);
   };
-  if (count <= MEMBER_SLICE) {
-    const all = [];
-    for await (const item of items()) all.push(item);
-    return json(c, all);
-  }
   return jsonArrayStream(items(), {}, fieldNamesFor(c));
 }
 
