@@ -1,8 +1,9 @@
 /**
  * The compile's stage lines: each finished stage logs one line with its time (and, verbose, the
- * heap in use, the resident set and its peak so far, and how busy the main thread was: its
+ * heap in use, the resident set and its peak so far, how busy the main thread was: its
  * event loop's utilization, the share of the stage that worker threads and the row engine's
- * threads cannot take over as it stands); a long stage also draws a live progress
+ * threads cannot take over as it stands; and the CPU time the process spent on it, on all its
+ * threads, which is what a stage costs on a machine whose cores are all busy); a long stage also draws a live progress
  * bar (progress.ts) on a terminal, cleared before its line is logged.
  */
 import { performance } from "node:perf_hooks";
@@ -32,17 +33,20 @@ export interface StageLine {
   peakMb?: number;
   /** Share of the stage's time the main thread was busy (0–1). */
   mainBusy?: number;
+  /** CPU seconds of the process (all its threads, user and system) during the stage. */
+  cpuSeconds?: number;
 }
 
-const STAGE_LINE = /^(.+): (\d+\.\d) s(?: \(heap (\d+) MB, RSS (\d+) MB, peak (\d+) MB(?:, main thread (\d+)% busy)?\))?$/gm;
+const STAGE_LINE = /^(.+): (\d+\.\d) s(?: \(heap (\d+) MB, RSS (\d+) MB, peak (\d+) MB(?:, main thread (\d+)% busy)?(?:, CPU (\d+\.\d) s)?\))?$/gm;
 
 /** The stage lines of a compile's output or log, in order (what benchmarks read back). */
 export function readStageLines(output: string): StageLine[] {
-  return [...output.matchAll(STAGE_LINE)].map(([, name, seconds, heap, rss, peak, busy]) => ({
+  return [...output.matchAll(STAGE_LINE)].map(([, name, seconds, heap, rss, peak, busy, cpu]) => ({
     name,
     seconds: Number(seconds),
     ...(heap !== undefined ? { heapMb: Number(heap), rssMb: Number(rss), peakMb: Number(peak) } : {}),
     ...(busy !== undefined ? { mainBusy: Number(busy) / 100 } : {}),
+    ...(cpu !== undefined ? { cpuSeconds: Number(cpu) } : {}),
   }));
 }
 
@@ -51,6 +55,7 @@ export function stageReporter({ log, memory = false, terminal }: StageOptions): 
   let bar: Stage | undefined;
   let last = performance.now();
   let loop = performance.eventLoopUtilization();
+  let cpu = process.cpuUsage();
   return {
     done(name) {
       bar?.done("");
@@ -64,11 +69,14 @@ export function stageReporter({ log, memory = false, terminal }: StageOptions): 
         const { heapUsed, rss } = process.memoryUsage();
         const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
         const peak = process.resourceUsage().maxRSS * 1024;
-        line += ` (heap ${mb(heapUsed)} MB, RSS ${mb(rss)} MB, peak ${mb(peak)} MB, main thread ${(busy * 100).toFixed(0)}% busy)`; // as STAGE_LINE reads it
+        const used = process.cpuUsage(cpu);
+        const cpuSeconds = (used.user + used.system) / 1e6;
+        line += ` (heap ${mb(heapUsed)} MB, RSS ${mb(rss)} MB, peak ${mb(peak)} MB, main thread ${(busy * 100).toFixed(0)}% busy, CPU ${cpuSeconds.toFixed(1)} s)`; // as STAGE_LINE reads it
       }
       log?.(line);
       last = now;
       loop = performance.eventLoopUtilization();
+      cpu = process.cpuUsage();
     },
     progress(label, total, unit) {
       bar?.done("");

@@ -54,17 +54,23 @@ describe("compile stages", () => {
     expect(readStageLines(["compiled X into Y: 2 genomes", ...lines].join("\n")).map((l) => l.name)).toEqual(["proteomes", "pairwise relations"]);
   });
 
-  it("draw nothing without a terminal, and add the heap, resident set and main thread's busy share when asked", () => {
+  it("draw nothing without a terminal, and add the heap, resident set, main thread's busy share and CPU time when asked", () => {
     const { writes, stream } = terminal(false);
     const lines: string[] = [];
     const stages = stageReporter({ log: (l) => lines.push(l), terminal: stream, memory: true });
     stages.progress("write sequence index", 3, "proteins")(3);
+    // A stage that spends a quarter of a second of CPU: the line says so.
+    const start = process.cpuUsage();
+    let spin = 0;
+    while ((({ user, system }) => user + system)(process.cpuUsage(start)) < 250_000) spin++;
+    expect(spin).toBeGreaterThan(0);
     stages.done("write sequence index");
     expect(writes).toEqual([]);
-    expect(lines).toEqual([expect.stringMatching(/^write sequence index: \d+\.\d s \(heap \d+ MB, RSS \d+ MB, peak \d+ MB, main thread \d+% busy\)$/)]);
+    expect(lines).toEqual([expect.stringMatching(/^write sequence index: \d+\.\d s \(heap \d+ MB, RSS \d+ MB, peak \d+ MB, main thread \d+% busy, CPU \d+\.\d s\)$/)]);
     const [read] = readStageLines(lines[0]);
-    expect(read).toEqual({ name: "write sequence index", seconds: expect.any(Number), heapMb: expect.any(Number), rssMb: expect.any(Number), peakMb: expect.any(Number), mainBusy: expect.any(Number) });
+    expect(read).toEqual({ name: "write sequence index", seconds: expect.any(Number), heapMb: expect.any(Number), rssMb: expect.any(Number), peakMb: expect.any(Number), mainBusy: expect.any(Number), cpuSeconds: expect.any(Number) });
     expect(read.mainBusy).toBeGreaterThanOrEqual(0);
     expect(read.mainBusy).toBeLessThanOrEqual(1);
+    expect(read.cpuSeconds).toBeGreaterThanOrEqual(0.2);
   });
 });
