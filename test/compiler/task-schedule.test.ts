@@ -1,6 +1,6 @@
 /** The rule the compile starts its tasks side by side by (tasks.ts, tasksToStart). */
 import { describe, expect, it } from "vitest";
-import { LEAST_WORKING, MOST_WORKING, RELATION_PARTS, relationPart, residentOf, TASK_NAMES, tasksToStart, workingMemory, type TaskName } from "../../release-compiler/tasks.js";
+import { APPEND_WORKING, LEAST_WORKING, MOST_WORKING, RELATION_PARTS, relationPart, residentOf, TASK_NAMES, tasksToStart, workingMemory, type TaskName } from "../../release-compiler/tasks.js";
 
 const parts = Array.from({ length: RELATION_PARTS }, (_, i) => relationPart(i + 1));
 const afterRelations = new Set<TaskName>(["derive", ...parts, "relations"]);
@@ -48,7 +48,8 @@ describe("tasks side by side within the memory budget", () => {
     expect(workingMemory("relations-1", 64 * 2 ** 20, scale)).toBe(64 * 2 ** 20); // a budget below the least is all given
     expect(workingMemory("relations-1", 4 * GB, scale)).toBe(MOST_WORKING);
     expect(workingMemory("relations-1", residentOf("relations-1", scale) + LEAST_WORKING, scale)).toBe(2 * LEAST_WORKING);
-    expect(workingMemory("derive", 4 * GB, { bytes: 0, genomes: 0 })).toBe(GB);
+    expect(workingMemory("derive", 4 * GB, { bytes: 0, genomes: 0 })).toBe(APPEND_WORKING); // derive only appends
+    expect(workingMemory("derive", 64 * 2 ** 20, { bytes: 0, genomes: 0 })).toBe(64 * 2 ** 20);
   });
 
   it("expects the tasks writing per genome pair to grow with the genome pairs", () => {
