@@ -13,12 +13,12 @@ import { InputRejected } from "./problems.js";
 import { TASK_OF_PARENT } from "./task-processes.js";
 import { TASK_NAMES, UnfinishedTask, type TaskName } from "./tasks.js";
 
-const USAGE = `usage: npm run compile -- --config FILE --out DIR [--jobs N] [--memory SIZE] [--verbose] [--align-pairs] [--work DIR] [--side-by-side | --in-process] [--task NAME | --plan]
+const USAGE = `usage: npm run compile -- --config FILE --out DIR [--jobs N] [--memory SIZE] [--verbose] [--align-pairs] [--work DIR] [--side-by-side | --in-process] [--task NAME [--inputs HASH] | --plan]
   --jobs N       worker threads (HOG family pairs and alignments, relation tables, k-mers), and threads the row engine sorts on (default: ${availableParallelism()}, the cores)
   --memory SIZE  the memory the compile keeps to, e.g. 4g or 512m (default: ${(defaultMemory() / 2 ** 30).toFixed(1)}g, half the machine's):
                  tasks run side by side while their expected resident sets fit in it, and sort out of core
                  in what theirs leave; with --task, the memory of that task alone
-  --verbose      stage lines also give the heap and resident set
+  --verbose      stage lines also give the heap, resident set and CPU time
   --align-pairs  every pairwise relation gets the score and distance of its alignment
   --work DIR     where finished tasks are kept, and kept after (default: OUT.work, removed once the release is in place);
                  a compile killed part-way and started again resumes from it
@@ -26,7 +26,9 @@ const USAGE = `usage: npm run compile -- --config FILE --out DIR [--jobs N] [--m
                  (the default with several jobs and ${SIDE_BY_SIDE_INPUT_BYTES / 2 ** 30} GB of inputs or more)
   --in-process   every task in this process, one after another (the default otherwise)
   --task NAME    run one task, whose needs have finished in the work folder: ${[...TASK_NAMES, "release"].join(", ")} (release puts the release together)
-  --plan         print the tasks as JSON (what each needs, the file that says it finished), for a workflow`;
+  --inputs HASH  with --task: the hash of the inputs as the plan gave it (a workflow's jobs), so that the task
+                 does not read every input file again to compute it (gigabytes at scale)
+  --plan         print the tasks as JSON (what each needs, the file that says it finished, the inputs' hash), for a workflow`;
 
 /** `4g`, `512m`, `4GB`, `2GiB`, or a number of bytes. */
 function parseSize(text: string): number | undefined {
@@ -45,7 +47,7 @@ async function main(): Promise<number> {
     });
     process.stdin.resume();
   }
-  let values: { config?: string; out?: string; help?: boolean; verbose?: boolean; "align-pairs"?: boolean; jobs?: string; memory?: string; work?: string; task?: string; plan?: boolean; "in-process"?: boolean; "side-by-side"?: boolean };
+  let values: { config?: string; out?: string; help?: boolean; verbose?: boolean; "align-pairs"?: boolean; jobs?: string; memory?: string; work?: string; task?: string; plan?: boolean; inputs?: string; "in-process"?: boolean; "side-by-side"?: boolean };
   try {
     ({ values } = parseArgs({
       options: {
@@ -56,6 +58,7 @@ async function main(): Promise<number> {
         work: { type: "string" },
         task: { type: "string" },
         plan: { type: "boolean" },
+        inputs: { type: "string" },
         "in-process": { type: "boolean" },
         "side-by-side": { type: "boolean" },
         help: { type: "boolean" },
@@ -99,6 +102,10 @@ async function main(): Promise<number> {
     console.error(`--task and --plan do not go together\n${USAGE}`);
     return 2;
   }
+  if (values.inputs !== undefined && (task === undefined || !/^[0-9a-f]{64}$/.test(values.inputs))) {
+    console.error(`--inputs goes with --task and takes the inputs' hash as --plan gives it (64 hex digits), not "${values.inputs}"\n${USAGE}`);
+    return 2;
+  }
   const options = {
     log: (line: string) => console.log(line),
     verbose: values.verbose ?? false,
@@ -107,7 +114,7 @@ async function main(): Promise<number> {
     jobs,
     memory,
     work: values.work,
-    inputsHash: process.env[TASK_OF_PARENT] || undefined,
+    inputsHash: values.inputs ?? (process.env[TASK_OF_PARENT] || undefined),
     ...(values["in-process"] ? { sideBySide: false } : values["side-by-side"] ? { sideBySide: true } : {}),
   };
   try {

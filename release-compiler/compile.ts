@@ -164,6 +164,8 @@ export async function planCompile(configPath: string, outDir: string, options: C
     memory: memoryBytes,
     derived: ledger.output("derive"),
     counts: join(ledger.folder("derive"), DERIVED_COUNTS),
+    /** The hash of everything the release is made from, which names every task's outputs: a job given it (`--inputs`) need not read the inputs to compute it. */
+    inputs: ledger.inputs,
     tasks: Object.fromEntries(
       TASK_NAMES.map((name) => {
         const { needs, threads } = TASKS[name];

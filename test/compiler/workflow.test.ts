@@ -52,7 +52,17 @@ function expectSameRelease(workflow: Awaited<ReturnType<typeof snakemake>>, comp
 
 describe("the Snakemake workflow", () => {
   it("gives the simulated release npm run compile gives, and finds nothing to do after", async () => {
-    expectSameRelease(await snakemake(join(TEST_BUILD, "sim-input/release.json"), true), join(TEST_BUILD, "sim"));
+    const config = join(TEST_BUILD, "sim-input/release.json");
+    const workflow = await snakemake(config, true);
+    expectSameRelease(workflow, join(TEST_BUILD, "sim"));
+    // Its jobs were given the plan's hash of the inputs (--inputs), which names the tasks' outputs:
+    // with it a finished task is found finished; with another, the tasks it needs are not.
+    const task = (...args: string[]) => run(resolve(ROOT, "node_modules/.bin/tsx"), [resolve(ROOT, "release-compiler/cli.ts"), "--config", config, "--out", workflow.out, "--task", "relations", ...args]);
+    const { inputs } = JSON.parse((await run(resolve(ROOT, "node_modules/.bin/tsx"), [resolve(ROOT, "release-compiler/cli.ts"), "--config", config, "--out", workflow.out, "--plan"])).stdout) as { inputs: string };
+    expect((await task("--inputs", inputs)).code).toBe(0);
+    const other = await task("--inputs", "0".repeat(64));
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain("task relations needs task derive, which has not finished");
   });
 
   warnWithoutSharedData("the workflow on the primates-chr12 and OrthoFinder 3.1 releases");
@@ -86,8 +96,11 @@ describe("npm run compile -- --task", () => {
     expect((await cli("--task", `relations-${RELATION_PARTS + 1}`)).code).toBe(2);
 
     type Memory = { least: number; fixed: number; perDerived: number; perGenomePair: number } | null;
-    const plan = JSON.parse((await cli("--plan", "--memory", "3g")).stdout) as { out: string; work: string; memory: number; derived: string; counts: string; tasks: Record<string, { needs: string[]; threads: "all" | number; memory: Memory; done: string }> };
+    const plan = JSON.parse((await cli("--plan", "--memory", "3g")).stdout) as { out: string; work: string; memory: number; derived: string; counts: string; inputs: string; tasks: Record<string, { needs: string[]; threads: "all" | number; memory: Memory; done: string }> };
     expect(plan.out).toBe(join(dir, "release"));
+    expect(plan.inputs).toMatch(/^[0-9a-f]{64}$/);
+    expect((await cli("--task", "family-tables", "--inputs", "not-a-hash")).code).toBe(2);
+    expect((await cli("--plan", "--inputs", plan.inputs)).stderr).toContain("--inputs goes with --task");
     expect(Object.keys(plan.tasks)).toEqual(TASK_NAMES);
     expect(plan.tasks["family-tables"].needs).toEqual(["derive", "relations"]);
     expect(plan.tasks["protein-tables"].needs).toEqual(["derive", "relations", "family-tables"]);
