@@ -333,14 +333,14 @@ function stageTable(totalSeconds: number): string[] {
   return [
     "",
     sideBySide
-      ? `The compile's stages (its log, build/bench/sim2500.log; ${totalSeconds.toFixed(0)} s in all): every task in a process of its own, derive first and alone, then the tasks after it side by side (${sideBySide.seconds.toFixed(0)} s for them all), so their stages overlap and their shares add up to more than that (each task's loading of the derived release, ${loads.length} lines of ${loads.reduce((n, st) => n + st.seconds, 0).toFixed(1)} s in all, left out). The time of each stage, the heap in use, resident set and peak resident set of its process when it ended, and how busy that process's main thread was (the share worker threads and the row engine's threads did not take).`
-      : `The compile's stages (its log, build/bench/sim2500.log; ${totalSeconds.toFixed(0)} s in all, the rest is starting Node and loading modules): the time of each, the heap in use, resident set and peak resident set when it ended, and how busy the main thread was (the share worker threads and the row engine's threads did not take).`,
+      ? `The compile's stages (its log, build/bench/sim2500.log; ${totalSeconds.toFixed(0)} s in all): every task in a process of its own, derive first and alone, then the tasks after it side by side (${sideBySide.seconds.toFixed(0)} s for them all), so their stages overlap and their shares add up to more than that (each task's loading of the derived release, ${loads.length} lines of ${loads.reduce((n, st) => n + st.seconds, 0).toFixed(1)} s in all, left out). The time of each stage, the CPU time its process spent on it (all its threads), the heap in use, resident set and peak resident set of its process when it ended, and how busy that process's main thread was (the share worker threads and the row engine's threads did not take).`
+      : `The compile's stages (its log, build/bench/sim2500.log; ${totalSeconds.toFixed(0)} s in all, the rest is starting Node and loading modules): the time of each, its CPU time (all threads), the heap in use, resident set and peak resident set when it ended, and how busy the main thread was (the share worker threads and the row engine's threads did not take).`,
     "",
-    "| stage | seconds | share | heap | RSS | peak RSS | main thread busy |",
-    "|---|---|---|---|---|---|---|",
+    "| stage | seconds | CPU seconds | share | heap | RSS | peak RSS | main thread busy |",
+    "|---|---|---|---|---|---|---|---|",
     ...stages.map(
       (st) =>
-        `| ${st.name} | ${st.seconds.toFixed(1)} | ${((100 * st.seconds) / totalSeconds).toFixed(0)}% | ${st.heapMb} MB | ${st.rssMb} MB | ${st.peakMb} MB | ${st.mainBusy === undefined ? "–" : `${(100 * st.mainBusy).toFixed(0)}%`} |`,
+        `| ${st.name} | ${st.seconds.toFixed(1)} | ${st.cpuSeconds === undefined ? "–" : st.cpuSeconds.toFixed(1)} | ${((100 * st.seconds) / totalSeconds).toFixed(0)}% | ${st.heapMb} MB | ${st.rssMb} MB | ${st.peakMb} MB | ${st.mainBusy === undefined ? "–" : `${(100 * st.mainBusy).toFixed(0)}%`} |`,
     ),
   ];
 }

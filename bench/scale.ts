@@ -314,15 +314,19 @@ const TARGET_CORES = 64;
  */
 function stageProjection(logFile: string, growth: { proteins: number; pairs: number; profiles: number }): string[] {
   if (!existsSync(logFile)) return [];
-  const stages = compileStages(readFileSync(logFile, "utf8")).stages.map(({ name, seconds, mainBusy }) => {
-    const scaled = seconds * growth[growsWith(name)];
+  const stages = compileStages(readFileSync(logFile, "utf8")).stages.map(({ name, seconds, mainBusy, cpuSeconds }) => {
+    const grows = growth[growsWith(name)];
+    const scaled = seconds * grows;
     // Without a busy share (an older log), the stage counts as all main thread.
     const busy = mainBusy ?? 1;
-    const oneCore = scaled * (busy + (1 - busy) * MEASURED_JOBS);
+    // On one core: the CPU time the stage took on all its threads, as its line gives it; from an
+    // older log without it, the main thread's share and the rest as MEASURED_JOBS threads' worth.
+    const oneCore = cpuSeconds !== undefined ? cpuSeconds * grows : scaled * (busy + (1 - busy) * MEASURED_JOBS);
+    const mainThread = Math.min(scaled * busy, oneCore);
     const task = taskOfStage(name);
     const threads = task === "release" ? 1 : threadsOf(task, TARGET_CORES);
-    const onThreads = (n: number) => Math.max(scaled * busy, oneCore / n);
-    return { name, task, seconds, busy: mainBusy, oneCore, threads, onMany: onThreads(threads), onThreads };
+    const onThreads = (n: number) => Math.max(mainThread, oneCore / n);
+    return { name, task, seconds, busy: mainBusy, cpuSeconds, oneCore, threads, onMany: onThreads(threads), onThreads };
   });
   if (!stages.length) return [];
   const hours = (s: number) => (s / 3600).toFixed(1);
@@ -341,14 +345,14 @@ function stageProjection(logFile: string, growth: { proteins: number; pairs: num
   while (TASKS[path[0]].needs.length) path.unshift([...TASKS[path[0]].needs].sort((a, b) => finish.get(b)! - finish.get(a)!)[0]);
   const cluster = finish.get(lastTask)! + release;
   return [
-    `- **On one ${TARGET_CORES}-core machine** (\`npm run compile -- --jobs ${TARGET_CORES}\`: the measured compile's own stage lines, each scaled by the pair rows, the proteins or (the similar profiles) the square of the families it grows with; what the main thread did stays on one thread and the rest, which ran on worker and engine threads, is divided among the threads of its task; the tasks side by side as the compile schedules them): ${hours(machine)} h, against a goal of 4 h. The longest tasks: ${slowest.slice(0, 4).map(([name, s]) => `${name} (${hours(s)} h)`).join(", ")}.`,
+    `- **On one ${TARGET_CORES}-core machine** (\`npm run compile -- --jobs ${TARGET_CORES}\`: the measured compile's own stage lines, each scaled by the pair rows, the proteins or (the similar profiles) the square of the families it grows with; its CPU time (all its threads) is divided among the threads of its task, but what the main thread did stays on one thread; the tasks side by side as the compile schedules them): ${hours(machine)} h, against a goal of 4 h. The longest tasks: ${slowest.slice(0, 4).map(([name, s]) => `${name} (${hours(s)} h)`).join(", ")}.`,
     `- **On a cluster of ${TARGET_CORES}-core machines under Snakemake** (workflow/Snakefile: each of the compile's tasks a job with its threads, a task starting once those it needs have finished): ${hours(cluster)} h, the critical path ${path.map((t) => `${t} (${hours(time(t))} h)`).join(" → ")}. Each writing job reads the columns it uses from the derived release, within its stages' time (Compile as tasks). The relations and pairs are written in ${RELATION_PARTS} parts over runs of genomes (tasks relations-1 … relations-${RELATION_PARTS}), and derive reads each genome's files and derives the families' pairs on its worker threads; the other tasks are whole stages on one thread, so they are the next to split into partitions (genomes, key ranges), those on the critical path first.`,
     "",
-    `| stage | task | measured | main thread busy | grows with | projected, one core | threads of its task on ${TARGET_CORES} cores | projected on them |`,
-    "|---|---|---|---|---|---|---|---|",
+    `| stage | task | measured | CPU | main thread busy | grows with | projected, one core | threads of its task on ${TARGET_CORES} cores | projected on them |`,
+    "|---|---|---|---|---|---|---|---|---|",
     ...stages.map(
       (st) =>
-        `| ${st.name} | ${st.task} | ${st.seconds.toFixed(0)} s | ${st.busy === undefined ? "–" : `${(100 * st.busy).toFixed(0)}%`} | ${GROWS_WITH[growsWith(st.name)]} | ${hours(st.oneCore)} h | ${st.threads} | ${hours(st.onMany)} h |`,
+        `| ${st.name} | ${st.task} | ${st.seconds.toFixed(0)} s | ${st.cpuSeconds === undefined ? "–" : `${st.cpuSeconds.toFixed(0)} s`} | ${st.busy === undefined ? "–" : `${(100 * st.busy).toFixed(0)}%`} | ${GROWS_WITH[growsWith(st.name)]} | ${hours(st.oneCore)} h | ${st.threads} | ${hours(st.onMany)} h |`,
     ),
     "",
   ];
