@@ -171,7 +171,7 @@ describe("npm run compile", () => {
     expect(one.code).toBe(0);
     expect(one.stdout).toMatch(/^pairwise relations: \d+\.\d s$/m);
     expect(one.stdout).toMatch(/^write sequence index: \d+\.\d s$/m);
-    expect(two.stdout).toMatch(/^write sequence index: \d+\.\d s \(heap \d+ MB, RSS \d+ MB, peak \d+ MB, main thread \d+% busy\)$/m);
+    expect(two.stdout).toMatch(/^write sequence index: \d+\.\d s \(heap \d+ MB, RSS \d+ MB, peak \d+ MB, main thread \d+% busy, CPU \d+\.\d s\)$/m);
     // Not a terminal: no live bar.
     expect(one.stderr).not.toContain("\r");
     expect(releaseFiles(join(dir, "two"))).toEqual(releaseFiles(join(dir, "one")));
