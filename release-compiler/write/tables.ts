@@ -10,6 +10,7 @@ import { bucketOf } from "../../release-format/slots.js";
 import { rowChunkCovering } from "../../release-format/directory.js";
 import { LAYOUT } from "./layout.js";
 import { packChunk, type PackWriter } from "./packs.js";
+import { stringOrder } from "./string-order.js";
 
 /** Writes rows 0..count-1 in chunks of about `chunkBytes`; a row is built only when it is written. */
 export function writeTable<Row>(
@@ -221,7 +222,6 @@ function hashIndexWriter<Value>(packs: PackWriter, totalBytes: number, bucketByt
 }
 
 const packedSize = (key: string, value: unknown) => key.length + 1 + packChunk(value).length;
-const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Writes a hash index in buckets of about `bucketBytes` on average, keys in JavaScript string order. */
 export function writeHashIndex<Value>(packs: PackWriter, entries: Map<string, Value>, bucketBytes: number): HashIndexRef<Value> {
@@ -233,7 +233,8 @@ export function writeHashIndex<Value>(packs: PackWriter, entries: Map<string, Va
     total += size;
   }
   const writer = hashIndexWriter<Value>(packs, total, bucketBytes);
-  for (const key of [...entries.keys()].sort(byString)) writer.add(key, entries.get(key)!, sizes.get(key)!);
+  const keys = [...entries.keys()];
+  for (const k of stringOrder(keys)) writer.add(keys[k], entries.get(keys[k])!, sizes.get(keys[k])!);
   return writer.finish();
 }
 
@@ -244,7 +245,7 @@ export function writeHashIndex<Value>(packs: PackWriter, entries: Map<string, Va
  * keeps its `maxNumbers` smallest numbers.
  */
 export function writeHashIndexOfPairs(packs: PackWriter, keys: string[], numbers: ArrayLike<number>, bucketBytes: number, maxNumbers = Infinity): HashIndexRef<number[]> {
-  const order = Int32Array.from(keys.keys()).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : numbers[a] - numbers[b]));
+  const order = stringOrder(keys, (a, b) => numbers[a] - numbers[b]);
   // A key's bytes estimated once, with its first number (~5 bytes a further number, uncounted).
   const keyBytes = (key: string) => key.length + 7;
   let total = 0;

@@ -17,6 +17,7 @@ import { xrefsOf } from "../../release-format/xrefs.js";
 import type { ProteinTable } from "../derive/proteins.js";
 import { appendGaps, GrowingBytes, GrowingInts } from "./growing.js";
 import type { PackWriter } from "./packs.js";
+import { stringOrder } from "./string-order.js";
 import { writeTable } from "./tables.js";
 
 export const XREF_SEARCH_LAYOUT = {
@@ -100,7 +101,7 @@ function searchRows(p: ProteinTable, annotationAt: (index: number) => Annotation
     }
   }
   const lower = id.map((x) => x.toLowerCase());
-  const order = Int32Array.from(id.keys()).sort((a, b) => compare(lower[a], lower[b]) || compare(id[a], id[b]) || entries[a] - entries[b]);
+  const order = stringOrder(lower, (a, b) => compare(id[a], id[b]) || entries[a] - entries[b]);
   return { id, lower, source, entry: entries, seqMatch, order };
 }
 
@@ -280,7 +281,7 @@ function slotOf(key: number, mask: number): number {
 /** Gram leaves in gram order, each closed once its postings reach `leafBytes`. */
 function writeGramLeaves(packs: PackWriter, grams: Grams, leafBytes: number): XrefSearchRef["grams"] {
   const { keys, counts, postingsFrom, postingsTo, postings } = grams;
-  const order = Int32Array.from(keys.keys()).sort((a, b) => compare(keys[a], keys[b]));
+  const order = stringOrder(keys);
   const leaves = packs.tree<string>();
   let leaf: KeyIndexLeaf<XrefGram> = { keys: [], values: [] };
   let bytes = 0;
