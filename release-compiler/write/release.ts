@@ -271,13 +271,9 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
     families.push({ ...familyRow(fam, familyDescriptions[f], firstMember[f], null), memberChunks: familyMembers.chunks.slice(chunksBefore) });
   }
   const familyTables = { families: families.finish(), familyMembers: familyMembers.finish() };
-  const { directory } = related;
+  const { pairStart, pairCount, withRelations } = related;
   const inFamilies = genesSharingFamilies(b.families, genomeOf, b.species.length);
-  const pairDirectory = writeTable<GenomePairRow>(packs, directory.length, LAYOUT.pairDirectoryChunkBytes, (k) => [
-    ...directory[k],
-    inFamilies[k],
-    related.withRelations[k],
-  ]);
+  const pairDirectory = writeTable<GenomePairRow>(packs, pairStart.length, LAYOUT.pairDirectoryChunkBytes, (k) => [pairStart[k], pairCount[k], inFamilies[k], withRelations[k]]);
   const familyGo = writeTable<FamilyGo>(packs, b.families.length, LAYOUT.familyGoChunkBytes, (f) => familyGoRow(b.families[f], b.annotations));
   // Optional: only releases with gene trees have the table, so every other release stays as it was.
   let geneTrees: TableRef<GeneTreeRow> | undefined;

@@ -136,13 +136,18 @@ describe("the relation tables put together from parts", () => {
       expect(tables.relations.tree.root.starts).toEqual(one.relations.tree.root.starts);
       expect(tables.pairs.tree.root.starts).toEqual(one.pairs.tree.root.starts);
       expect(tables.pairs.rows).toBe(one.pairs.rows);
-      expect(tables.directory).toEqual(one.directory);
+      expect(tables.pairStart).toEqual(one.pairStart);
+      expect(tables.pairCount).toEqual(one.pairCount);
       expect(tables.withRelations).toEqual(one.withRelations);
       expect(tables.closeGroups).toEqual(one.closeGroups);
       // The parts' chunks lie in packs of their own: more packs than one part's.
       expect(new Set(tables.pairs.tree.root.packs).size).toBeGreaterThan(new Set(one.pairs.tree.root.packs).size);
     }
     expect(one.pairs.rows).toBe(mainPerGenome.reduce((a, b) => a + b, 0));
+    // The pair directory: each genome pair's rows follow the one before's, over every pairs row.
+    expect(one.pairStart).toHaveLength(genomes * genomes);
+    one.pairStart.forEach((start, k) => expect(start).toBe(k ? one.pairStart[k - 1] + one.pairCount[k - 1] : 0));
+    expect(one.pairStart.at(-1)! + one.pairCount.at(-1)!).toBe(one.pairs.rows);
   });
 
   it("refuses parts that do not follow one another", async () => {
