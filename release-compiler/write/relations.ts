@@ -25,8 +25,27 @@ export interface RelationTables {
   pairCount: Int32Array;
   /** Per ordered genome pair: genes of genome 1 with a relation to a gene of genome 2. */
   withRelations: Int32Array;
-  /** Per group (number − 1): `[group, hits]`, most hits first, ties by group number. */
-  closeGroups: Array<Array<[number, number]>>;
+  /** Per group, the groups its members' orthologs are in (CloseGroups, closeGroupsOf). */
+  closeGroups: CloseGroups;
+}
+
+/**
+ * Each group's close groups and their hits, as columns: group number g's are at [start[g − 1],
+ * start[g]) of `group` and `hits`, most hits first, ties by group number. Columns, not an array
+ * of pairs a group: at 2,500 genomes 16 M of them, which as arrays held ~0.8 GB of heap in the
+ * relations and family-tables tasks.
+ */
+export interface CloseGroups {
+  start: Int32Array;
+  group: Int32Array;
+  hits: Int32Array;
+}
+
+/** Group number g's close groups as its row writes them: `[group, hits]`, most hits first. */
+export function closeGroupsOf(close: CloseGroups, g: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (let k = close.start[g - 1]; k < close.start[g]; k++) out.push([close.group[k], close.hits[k]]);
+  return out;
 }
 
 export interface RelationLayout {
@@ -181,7 +200,6 @@ export function putRelationPartsTogether(packs: PackWriter, parts: RelationPart[
   const pairStart = new Float64Array(genomes * genomes);
   const pairCount = new Int32Array(genomes * genomes);
   const withRelations = new Int32Array(genomes * genomes);
-  const hits = new Map<number, Map<number, number>>();
   let pairRows = 0;
   let nextGenome = 0;
   for (const part of parts) {
@@ -195,13 +213,10 @@ export function putRelationPartsTogether(packs: PackWriter, parts: RelationPart[
       pairRows += part.pairCounts[i];
     }
     withRelations.set(part.withRelations, part.from * genomes);
-    addHits(hits, part.hits);
     nextGenome = part.to;
   }
   if (nextGenome !== genomes) throw new Error(`relations: the parts end at genome ${nextGenome} of ${genomes}`);
-  const closeGroups = Array.from({ length: p.groupCount }, (_, i) =>
-    [...(hits.get(i + 1) ?? [])].sort((x, y) => y[1] - x[1] || x[0] - y[0]),
-  );
+  const closeGroups = closeGroupColumns(parts.map((part) => part.hits), p.groupCount);
   return {
     relations: { rows: p.proteins, tree: relationTree.finish() },
     pairs: { rows: pairRows, tree: pairTree.finish() },
@@ -210,6 +225,40 @@ export function putRelationPartsTogether(packs: PackWriter, parts: RelationPart[
     withRelations,
     closeGroups,
   };
+}
+
+/**
+ * The parts' [group, other group, hits] triples (a pair of groups may come from several parts)
+ * as CloseGroups: the triples placed by group (a counting sort), then each group's summed by
+ * other group and ordered, a group at a time.
+ */
+function closeGroupColumns(parts: Int32Array[], groupCount: number): CloseGroups {
+  const placed = new Int32Array(groupCount + 1);
+  for (const triples of parts) for (let i = 0; i < triples.length; i += 3) placed[triples[i]]++;
+  for (let g = 1; g <= groupCount; g++) placed[g] += placed[g - 1];
+  const next = placed.slice(0, groupCount);
+  const others = new Int32Array(placed[groupCount]);
+  const counts = new Int32Array(placed[groupCount]);
+  for (const triples of parts) {
+    for (let i = 0; i < triples.length; i += 3) {
+      const at = next[triples[i] - 1]++;
+      others[at] = triples[i + 1];
+      counts[at] = triples[i + 2];
+    }
+  }
+  // Summed, each group's list is at most as long as its triples: written over them in place.
+  const start = new Int32Array(groupCount + 1);
+  let written = 0;
+  for (let g = 0; g < groupCount; g++) {
+    const summed = new Map<number, number>();
+    for (let k = placed[g]; k < placed[g + 1]; k++) summed.set(others[k], (summed.get(others[k]) ?? 0) + counts[k]);
+    for (const [other, n] of [...summed].sort((x, y) => y[1] - x[1] || x[0] - y[0])) {
+      others[written] = other;
+      counts[written++] = n;
+    }
+    start[g + 1] = written;
+  }
+  return { start, group: others.slice(0, written), hits: counts.slice(0, written) };
 }
 
 /** Adds [group, other group, hits] triples to the counts. */

@@ -56,7 +56,7 @@ import type { Stages } from "../stages.js";
 import { RELATION_PARTS, type PackedOutput, type RelationPartName } from "../tasks.js";
 import type { PackWriter } from "./packs.js";
 import { LAYOUT } from "./layout.js";
-import { putRelationPartsTogether, relationParts, writeRelationPart, type RelationPart, type RelationTables } from "./relations.js";
+import { closeGroupsOf, putRelationPartsTogether, relationParts, writeRelationPart, type RelationPart, type RelationTables } from "./relations.js";
 import { besideOf, chunkList } from "./beside.js";
 import { writeSequenceIndex } from "./sequence-index.js";
 import { rowChunkTableWriter, tableWriter, writeHashIndex, writeHashIndexOfPairs, writeSlottedTable, writeTable } from "./tables.js";
@@ -252,7 +252,7 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
     fingerprint: b.fingerprints[g],
     description: mostCommonDescription(p.description, b.groups[g]),
     members: b.groups[g].map(summary),
-    closeGroups: related.closeGroups[g],
+    closeGroups: closeGroupsOf(related.closeGroups, g + 1),
   }));
   const familyDescriptions = familyDescriptionsOf(b);
   // A wide family's member summaries go to their own table, pushed as its row is made, in

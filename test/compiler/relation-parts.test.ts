@@ -7,10 +7,10 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { packKey, type ChunkTree } from "../../release-format/format.js";
+import { isOrthologType, packKey, type ChunkTree } from "../../release-format/format.js";
 import type { GenomeRelations, RelationsBuild } from "../../release-compiler/derive/relations.js";
 import { packWriter } from "../../release-compiler/write/packs.js";
-import { putRelationPartsTogether, relationParts, writeRelationPart, type RelationProteins } from "../../release-compiler/write/relations.js";
+import { closeGroupsOf, putRelationPartsTogether, relationParts, writeRelationPart, type RelationProteins } from "../../release-compiler/write/relations.js";
 import { seededRandom } from "../seeded-random.js";
 
 describe("runs of genomes for the parts", () => {
@@ -144,6 +144,19 @@ describe("the relation tables put together from parts", () => {
       expect(new Set(tables.pairs.tree.root.packs).size).toBeGreaterThan(new Set(one.pairs.tree.root.packs).size);
     }
     expect(one.pairs.rows).toBe(mainPerGenome.reduce((a, b) => a + b, 0));
+    // Close groups: for each group, the other groups its members' orthologs are in, by hits, as counted here.
+    const hits = Array.from({ length: proteins.groupCount + 1 }, () => new Map<number, number>());
+    for await (const rel of build(0, genomes).genomes()) {
+      for (let k = 0; k + 1 < rel.first.length; k++) {
+        const group = proteins.group[rel.firstEntry + k - 1];
+        for (let r = rel.first[k]; r < rel.first[k + 1]; r++) {
+          const other = proteins.group[rel.entry2[r] - 1];
+          if (group && other && other !== group && isOrthologType(rel.code[r])) hits[group].set(other, (hits[group].get(other) ?? 0) + 1);
+        }
+      }
+    }
+    for (let g = 1; g <= proteins.groupCount; g++) expect(closeGroupsOf(one.closeGroups, g), `group ${g}`).toEqual([...hits[g]].sort((x, y) => y[1] - x[1] || x[0] - y[0]));
+    expect(one.closeGroups.group.length).toBeGreaterThan(proteins.groupCount);
     // The pair directory: each genome pair's rows follow the one before's, over every pairs row.
     expect(one.pairStart).toHaveLength(genomes * genomes);
     one.pairStart.forEach((start, k) => expect(start).toBe(k ? one.pairStart[k - 1] + one.pairCount[k - 1] : 0));
