@@ -69,7 +69,8 @@ interface TaskSpec {
  * the per-genome-pair rows grow with): `base + perDerived × D + perGenomePair × G²`, fitted to
  * the peak RSS of each task run alone (`--task`) at 305,029 and 1,022,299 proteins over 100
  * genomes (D = 290 and 973 MiB) and 1,044,536 proteins over 2,500 genomes (D = 972 MiB; the
- * relations put together 3.2 GB there against 0.6, the family tables 4.1 against 2.5), taken
+ * relations put together 1.2 GB there against 0.6, the family tables 2.6 against 2.5; 4.3 and
+ * 4.1 GB before the pair directory and the close groups were columns), taken
  * RESIDENT_MARGIN times over for what the fit misses (a heap collected later beside other
  * tasks). A task that sorts out of core (`working`: the relations parts' row engine, the
  * sequence index's k-mer postings) also holds up to WORKING_RESIDENT of the working memory it
@@ -102,8 +103,8 @@ export function derivedScale(ledger: TaskLedger): DerivedScale {
 export const TASKS: Record<TaskName, TaskSpec> = {
   derive: { needs: [], threads: "all" },
   ...Object.fromEntries(RELATION_PART_NAMES.map((name) => [name, { needs: ["derive"], threads: 4, memory: fitted(300, 1.2, 256, true) }])),
-  relations: { needs: ["derive", ...RELATION_PART_NAMES], threads: 1, memory: fitted(180, 0.46, 435) },
-  "family-tables": { needs: ["derive", "relations"], threads: 1, memory: fitted(250, 2.33, 263) },
+  relations: { needs: ["derive", ...RELATION_PART_NAMES], threads: 1, memory: fitted(180, 0.46, 96) },
+  "family-tables": { needs: ["derive", "relations"], threads: 1, memory: fitted(250, 2.33, 20) },
   "protein-tables": { needs: ["derive", "relations", "family-tables"], threads: 1, memory: fitted(220, 2.45, 17) },
   "sequence-index": { needs: ["derive"], threads: "all", memory: fitted(660, 1.3, 0, true) },
   "xref-search": { needs: ["derive"], threads: 1, memory: fitted(370, 2.01, 0) },
