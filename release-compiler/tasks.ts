@@ -69,8 +69,8 @@ interface TaskSpec {
  * the per-genome-pair rows grow with): `base + perDerived × D + perGenomePair × G²`, fitted to
  * the peak RSS of each task run alone (`--task`) at 305,029 and 1,022,299 proteins over 100
  * genomes (D = 290 and 973 MiB) and 1,044,536 proteins over 2,500 genomes (D = 972 MiB; the
- * relations put together 1.2 GB there against 0.6, the family tables 2.6 against 2.5; 4.3 and
- * 4.1 GB before the pair directory and the close groups were columns), taken
+ * relations put together 1.2 GB there against 0.6, the family tables 2.6 against 2.5; 3.2 and
+ * 4.1 GB at their stages' end before the pair directory and the close groups were columns), taken
  * RESIDENT_MARGIN times over for what the fit misses (a heap collected later beside other
  * tasks). A task that sorts out of core (`working`: the relations parts' row engine, the
  * sequence index's k-mer postings) also holds up to WORKING_RESIDENT of the working memory it
