@@ -81,7 +81,6 @@ async function sha256Bytes(bytes: Uint8Array): Promise<Uint8Array> {
 /** A chunk's hash: the first HASH_HEX_LENGTH hex digits of the SHA-256 of its bytes. */
 const sha256 = async (bytes: Uint8Array): Promise<string> => hex(await sha256Bytes(bytes));
 
-
 /** Hex SHA-256 of some bytes (a pack's name is its first HASH_HEX_LENGTH digits). */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));

@@ -70,10 +70,13 @@ const orthologItem = (release: Release, links: Links, { relation: [, t, distance
   score,
 });
 
+/** A protein's ortholog relations that the filters keep, with their partners' summaries. */
+const orthologRelations = async (release: Release, protein: ProteinRow, filters: OrthologFilters) =>
+  filters.none ? [] : relationsOf(release, protein, orthologKeep(release, filters));
+
 /** A protein's pairwise orthologs as the orthologs endpoint lists them, all of them. */
 async function orthologItems(release: Release, links: Links, protein: ProteinRow, filters: OrthologFilters) {
-  if (filters.none) return [];
-  return (await relationsOf(release, protein, orthologKeep(release, filters))).map((o) => orthologItem(release, links, o));
+  return (await orthologRelations(release, protein, filters)).map((o) => orthologItem(release, links, o));
 }
 
 /**
@@ -84,7 +87,7 @@ async function orthologItems(release: Release, links: Links, protein: ProteinRow
  */
 async function orthologAnswer(c: AppContext, release: Release, protein: ProteinRow, filters: OrthologFilters): Promise<Response> {
   const links = linksOf(c);
-  const orthologs = filters.none ? [] : await relationsOf(release, protein, orthologKeep(release, filters));
+  const orthologs = await orthologRelations(release, protein, filters);
   if (orthologs.length <= STREAMED_ORTHOLOGS) return json(c, orthologs.map((o) => orthologItem(release, links, o)));
   const items = async function* () {
     for (const o of orthologs) yield orthologItem(release, links, o);
