@@ -9,7 +9,7 @@
  * table with atomic adds. Counts are sums, so the fingerprints are the same at any `jobs`.
  */
 import { KMER_ALPHABET } from "../../release-format/format.js";
-import { forEachKmer } from "../../release-format/kmers.js";
+import { kmerCodes } from "../../release-format/kmers.js";
 import { runTasksInOrder } from "../workers.js";
 
 const FINGERPRINT_LENGTH = 7;
@@ -29,9 +29,14 @@ const FILTER_BITS_PER_CANDIDATE = 16;
 const MIN_FILTER_BITS = 1 << 16;
 const MAX_FILTER_BITS = 1 << 26;
 
-/** Every 7-mer of standard residues, by its rolling base-20 code. */
-function forEachPeptide(seq: string, visit: (code: number, position: number) => void): void {
-  forEachKmer(seq, visit, FINGERPRINT_LENGTH);
+/** The 7-mers of standard residues of one sequence at a time, by their rolling base-20 codes, in a buffer reused from sequence to sequence. */
+class Peptides {
+  codes = new Int32Array(4096);
+  /** Reads a sequence's peptides into `codes`: returns how many. */
+  read(sequence: string): number {
+    if (this.codes.length < sequence.length) this.codes = new Int32Array(2 * sequence.length);
+    return kmerCodes(sequence, this.codes, FINGERPRINT_LENGTH);
+  }
 }
 
 function peptideOf(code: number): string {
@@ -59,22 +64,23 @@ export function groupCandidates({ groups }: CandidateTask): Candidates {
   const codes: number[] = [];
   const counts = new Int32Array(groups.length);
   const first = new DistinctKmers();
+  const peptides = new Peptides();
   groups.forEach((sequences, g) => {
     first.reset(sequences[0].length);
-    forEachPeptide(sequences[0], (code) => first.add(code));
+    for (let p = 0, n = peptides.read(sequences[0]); p < n; p++) first.add(peptides.codes[p]);
     // held[i] = m once members 1 … m (after the first) all hold peptide i; `common` counts those at the last member read.
     const held = new Int32Array(first.length);
     let members = 1;
     let common = first.length;
     for (; members < sequences.length && common > 0; members++) {
       let alive = 0;
-      forEachPeptide(sequences[members], (code) => {
-        const i = first.indexOf(code);
+      for (let p = 0, n = peptides.read(sequences[members]); p < n; p++) {
+        const i = first.indexOf(peptides.codes[p]);
         if (i >= 0 && held[i] === members - 1) {
           held[i] = members;
           alive++;
         }
-      });
+      }
       common = alive;
     }
     let kept = 0;
@@ -231,17 +237,19 @@ export function countCandidates({ firstEntry, sequences }: CountTask, table: Can
   const { counts, filter } = table;
   const mask = filter.length * 8 - 1;
   const slotMask = counts.length - 1;
+  const peptides = new Peptides();
   sequences.forEach((sequence, i) => {
     const entry = firstEntry + i;
-    forEachPeptide(sequence, (code) => {
+    for (let p = 0, n = peptides.read(sequence); p < n; p++) {
+      const code = peptides.codes[p];
       const bit = code & mask;
-      if (!(filter[bit >> 3] & (1 << (bit & 7)))) return;
+      if (!(filter[bit >> 3] & (1 << (bit & 7)))) continue;
       let slot = firstSlot(code, slotMask);
       while (own[2 * slot] !== -1 && own[2 * slot] !== code) slot = (slot + 1) & slotMask;
-      if (own[2 * slot] !== code || own[2 * slot + 1] === entry) return;
+      if (own[2 * slot] !== code || own[2 * slot + 1] === entry) continue;
       own[2 * slot + 1] = entry;
       Atomics.add(counts, slot, 1);
-    });
+    }
   });
 }
 
