@@ -23,7 +23,7 @@ const USAGE = `usage: npm run compile -- --config FILE --out DIR [--jobs N] [--m
   --work DIR     where finished tasks are kept, and kept after (default: OUT.work, removed once the release is in place);
                  a compile killed part-way and started again resumes from it
   --side-by-side the tasks side by side, each in a child process, as many at a time as the jobs allow
-                 (the default with several jobs and ${SIDE_BY_SIDE_INPUT_BYTES / 2 ** 30} GB of inputs or more)
+                 (the default with ${SIDE_BY_SIDE_INPUT_BYTES / 2 ** 30} GB of inputs or more), each with a heap sized to its share of --memory
   --in-process   every task in this process, one after another (the default otherwise)
   --task NAME    run one task, whose needs have finished in the work folder: ${[...TASK_NAMES, "release"].join(", ")} (release puts the release together)
   --inputs HASH  with --task: the hash of the inputs as the plan gave it (a workflow's jobs), so that the task

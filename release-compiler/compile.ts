@@ -36,7 +36,7 @@ import { openEngine, type Engine } from "./engine.js";
 import { scratchFolder, type ScratchFolder } from "./scratch.js";
 import { runTasksSideBySide } from "./task-processes.js";
 import { stageReporter, type Stages } from "./stages.js";
-import { DERIVED_COUNTS, derivedScale, inputBytes, isRunning, plannedMemory, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, workingMemory, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
+import { DERIVED_COUNTS, derivedScale, inputBytes, isRunning, plannedHeap, plannedMemory, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, workingMemory, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
 import { packWriter, type PackWriter } from "./write/packs.js";
 import { packedChunkReader } from "./write/beside.js";
 import { LAYOUT } from "./write/layout.js";
@@ -91,8 +91,10 @@ export interface CompileOptions {
   work?: string;
   /**
    * The tasks as child processes side by side (task-processes.ts), derive first and alone, or
-   * all in this process one after another (`--in-process`). Default: side by side when there are
-   * several jobs and the inputs hold SIDE_BY_SIDE_INPUT_BYTES or more.
+   * all in this process one after another (`--in-process`). Default: side by side when the inputs
+   * hold SIDE_BY_SIDE_INPUT_BYTES or more, whatever the jobs (with one, one task at a time): a
+   * task's process has a heap sized to the memory it holds (tasks.ts, heapOf), where this one's
+   * is whatever Node was started with.
    */
   sideBySide?: boolean;
   /** The inputs' hash (TaskLedger.inputs) as the compile that started this task computed it: not hashed again. */
@@ -132,7 +134,7 @@ export async function compileRelease(configPath: string, outDir: string, options
   for (const left of [...removeLeftovers(compile.target), ...compile.ledger.prune()]) options.log?.(`removed ${left}, left by a compile that did not finish`);
   const ownWork = !options.work;
   try {
-    if (options.sideBySide ?? (compile.jobs > 1 && inputBytes(compile.config) >= SIDE_BY_SIDE_INPUT_BYTES)) await compile.sideBySide();
+    if (options.sideBySide ?? inputBytes(compile.config) >= SIDE_BY_SIDE_INPUT_BYTES) await compile.sideBySide();
     const result = await compile.release();
     if (ownWork) rmSync(compile.ledger.work, { recursive: true, force: true });
     return result;
@@ -169,7 +171,8 @@ export async function planCompile(configPath: string, outDir: string, options: C
     tasks: Object.fromEntries(
       TASK_NAMES.map((name) => {
         const { needs, threads } = TASKS[name];
-        return [name, { needs, threads, memory: plannedMemory(name) ?? null, done: ledger.marker(name) }];
+        // `heap`: the job's --max-old-space-size, as the compile's own tasks get it (tasks.ts, plannedHeap), M being the job's memory.
+        return [name, { needs, threads, memory: plannedMemory(name) ?? null, heap: plannedHeap(name), done: ledger.marker(name) }];
       }),
     ),
   };

@@ -17,8 +17,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { resolve } from "node:path";
-import { getHeapStatistics } from "node:v8";
-import { TASKS, tasksToStart, type DerivedScale, type TaskName } from "./tasks.js";
+import { DERIVE_HEAP_SHARE, heapOf, TASKS, tasksToStart, type DerivedScale, type TaskName } from "./tasks.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const CLI = resolve(ROOT, "release-compiler/cli.ts");
@@ -75,7 +74,8 @@ export async function runTasksSideBySide(names: readonly TaskName[], options: Ta
         free -= holds;
         memoryFree -= memory;
         if (memory > options.memoryBytes) options.log?.(`${name}: expected to hold ${mib(memory)} MB, more than the memory budget of ${mib(options.memoryBytes)} MB: it runs alone`);
-        running.set(name, { ...startTask(name, threads, Math.min(memory, options.memoryBytes), options), holds, memory });
+        const given = Math.min(memory, options.memoryBytes);
+        running.set(name, { ...startTask(name, threads, given, heapOf(name, given, scale ?? { bytes: 0, genomes: 0 }), options), holds, memory });
       }
       if (!running.size) throw new Error(`tasks ${waiting.join(", ")} cannot start: the tasks they need did not finish`);
       const ended = await Promise.race([...running.values()].map((r) => r.ended));
@@ -94,10 +94,9 @@ export async function runTasksSideBySide(names: readonly TaskName[], options: Ta
 
 const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
 
-/** Starts task `name` in a child process, on `threads` threads, within `memory` bytes. */
-function startTask(name: TaskName, threads: number, memory: number, options: TaskProcessOptions) {
-  // The child's heap may grow as large as this process's may (a task at scale holds gigabytes).
-  const heapMb = Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20);
+/** Starts task `name` in a child process, on `threads` threads, within `memory` bytes, its heap within `heap` (tasks.ts, heapOf). */
+function startTask(name: TaskName, threads: number, memory: number, heap: number, options: TaskProcessOptions) {
+  const heapMb = mib(heap);
   const child = spawn(
     process.execPath,
     [`--max-old-space-size=${heapMb}`, ...COMPILER_NODE_FLAGS, "--import", "tsx", CLI, ...options.args, "--task", name, "--jobs", String(threads), "--memory", String(memory)],
@@ -118,8 +117,16 @@ function startTask(name: TaskName, threads: number, memory: number, options: Tas
     child.on("error", (error) => fail(new Error(`task ${name} could not start: ${error.message}`)));
     child.on("close", (code, signal) => {
       if (code === 0 && options.isDone(name)) done(name);
+      else if (tail.some((line) => line.includes("heap out of memory"))) fail(new Error(heapExhausted(name, heapMb)));
       else fail(new Error(`task ${name} failed (${signal ?? `exit code ${code}`}):\n${tail.join("\n")}`));
     });
   });
   return { child, ended };
+}
+
+/** The error of a task whose heap ran out: what it had, and what to do. */
+export function heapExhausted(name: TaskName, heapMb: number): string {
+  return name === "derive"
+    ? `task derive ran out of memory: its heap of ${heapMb} MB (${DERIVE_HEAP_SHARE * 100}% of --memory, less its row engines' share) is too small for this release, which derive holds whole; compile again with a larger --memory`
+    : `task ${name} ran out of memory: its heap of ${heapMb} MB (the resident set it was expected to reach over this derived release, release-compiler/tasks.ts) is too small; the expectation is wrong for this release: please report it with the compile's log`;
 }

@@ -161,6 +161,40 @@ export function plannedMemory(name: TaskName): { least: number; fixed: number; p
 }
 
 /**
+ * The share of the budget, less its row engines' memory, that derive's V8 heap may grow to (its
+ * `--max-old-space-size`); the rest is the young generation (3 × 64 MB semi-spaces), Node and its
+ * modules, its worker threads, typed arrays. Derive runs alone with the whole budget, but
+ * without a limit of its own its heap grew to that of the process that started it (3.5 GB in a
+ * compile, 20 GB in the benchmark's), holding garbage the collector had no reason to free: at
+ * 2,500 genomes within 4 GB it peaked at 4,117 MiB with a 20 GB heap, 3,414 with 3,000 MB, in
+ * the same 123 s. At a million proteins, 0.75 of it (2,880 MB) cost its stages 3% more time.
+ */
+export const DERIVE_HEAP_SHARE = 0.8;
+
+/**
+ * The heap a task's process is started with (`--max-old-space-size`, in bytes), as
+ * `max(least, fixed + perDerived × D + perGenomePair × G² + ofMemory × M)`, D and G as in
+ * plannedMemory and M the memory the task is given (`--memory`): a task after derive, its
+ * expected resident set (residentOf, its working memory left out), so that its heap does not
+ * outgrow what the budget holds for it, whatever share of the budget it runs in (a task expected
+ * beyond the budget runs alone, as before; a heap of three quarters of it made the indexes and
+ * the protein tables a quarter slower at a million proteins); derive, whose resident set is not
+ * known before it runs, DERIVE_HEAP_SHARE of the budget less its row engines' memory
+ * (APPEND_WORKING). The workflow computes the same from the plan (`heap`).
+ */
+export function plannedHeap(name: TaskName): { least: number; fixed: number; perDerived: number; perGenomePair: number; ofMemory: number } {
+  const memory = TASKS[name].memory;
+  if (!memory) return { least: LEAST_RESIDENT, fixed: -DERIVE_HEAP_SHARE * APPEND_WORKING, perDerived: 0, perGenomePair: 0, ofMemory: DERIVE_HEAP_SHARE };
+  return { least: LEAST_RESIDENT, fixed: RESIDENT_MARGIN * memory.base, perDerived: RESIDENT_MARGIN * memory.perDerived, perGenomePair: RESIDENT_MARGIN * memory.perGenomePair, ofMemory: 0 };
+}
+
+/** The heap (bytes) task `name` is started with when given `memory` bytes over a derived release of this scale (plannedHeap). */
+export function heapOf(name: TaskName, memory: number, scale: DerivedScale): number {
+  const heap = plannedHeap(name);
+  return Math.ceil(Math.max(heap.least, heap.fixed + heap.perDerived * scale.bytes + heap.perGenomePair * scale.genomes ** 2 + heap.ofMemory * memory));
+}
+
+/**
  * The working memory of derive's row engine, and of its pair workers' engines together when it
  * has them (its own then appends only a pairs file's rows): they append rows and sort none, so
  * they need only the blocks they are filling. Their memory is what derive's resident set holds beside its heap, and they

@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { COMPILER_NODE_FLAGS } from "../../release-compiler/task-processes.js";
-import { MOST_WORKING, partOf, RELATION_PARTS, residentOf, TASK_NAMES } from "../../release-compiler/tasks.js";
+import { heapOf, MOST_WORKING, partOf, RELATION_PARTS, residentOf, TASK_NAMES } from "../../release-compiler/tasks.js";
 import { TEST_BUILD } from "../build-dir.js";
 import { hasSharedData, warnWithoutSharedData } from "../shared-data.js";
 
@@ -96,7 +96,8 @@ describe("npm run compile -- --task", () => {
     expect((await cli("--task", `relations-${RELATION_PARTS + 1}`)).code).toBe(2);
 
     type Memory = { least: number; fixed: number; perDerived: number; perGenomePair: number } | null;
-    const plan = JSON.parse((await cli("--plan", "--memory", "3g")).stdout) as { out: string; work: string; memory: number; derived: string; counts: string; inputs: string; tasks: Record<string, { needs: string[]; threads: "all" | number; memory: Memory; done: string }> };
+    type Heap = { least: number; fixed: number; perDerived: number; perGenomePair: number; ofMemory: number };
+    const plan = JSON.parse((await cli("--plan", "--memory", "3g")).stdout) as { out: string; work: string; memory: number; derived: string; counts: string; inputs: string; tasks: Record<string, { needs: string[]; threads: "all" | number; memory: Memory; heap: Heap; done: string }> };
     expect(plan.out).toBe(join(dir, "release"));
     expect(plan.inputs).toMatch(/^[0-9a-f]{64}$/);
     expect((await cli("--task", "family-tables", "--inputs", "not-a-hash")).code).toBe(2);
@@ -123,6 +124,14 @@ describe("npm run compile -- --task", () => {
       const asked = Math.max(least, fixed + perDerived * 1e9 + perGenomePair * 2500 ** 2);
       const sorts = name.startsWith("relations-") || name === "sequence-index";
       expect(Math.abs(asked - residentOf(name, { bytes: 1e9, genomes: 2500 }) - (sorts ? MOST_WORKING / 2 : 0)), name).toBeLessThan(2);
+    }
+    // Each job's heap as the Snakefile computes it from the plan (heap_mb) is the compile's own task processes' (heapOf), for derive from the job's memory.
+    for (const name of TASK_NAMES) {
+      const { least, fixed, perDerived, perGenomePair, ofMemory } = plan.tasks[name].heap;
+      for (const memory of [2 ** 30, 3 * 2 ** 30]) {
+        const heap = Math.max(least, fixed + perDerived * 1e9 + perGenomePair * 2500 ** 2 + ofMemory * memory);
+        expect(Math.abs(heap - heapOf(name, memory, { bytes: 1e9, genomes: 2500 })), name).toBeLessThan(2);
+      }
     }
   });
 });
