@@ -117,15 +117,18 @@ function startTask(name: TaskName, threads: number, memory: number, heap: number
     child.on("error", (error) => fail(new Error(`task ${name} could not start: ${error.message}`)));
     child.on("close", (code, signal) => {
       if (code === 0 && options.isDone(name)) done(name);
-      else if (tail.some((line) => line.includes("heap out of memory"))) fail(new Error(heapExhausted(name, heapMb)));
-      else fail(new Error(`task ${name} failed (${signal ?? `exit code ${code}`}):\n${tail.join("\n")}`));
+      else fail(new Error(taskFailure(name, heapMb, `${signal ?? `exit code ${code}`}`, tail)));
     });
   });
   return { child, ended };
 }
 
-/** The error of a task whose heap ran out: what it had, and what to do. */
-export function heapExhausted(name: TaskName, heapMb: number): string {
+/**
+ * Why a task's process failed, from how it ended and the last lines it printed: a heap that ran
+ * out (V8's fatal "JavaScript heap out of memory") says what to do, anything else is shown as is.
+ */
+export function taskFailure(name: TaskName, heapMb: number, ended: string, tail: string[]): string {
+  if (!tail.some((line) => line.includes("heap out of memory"))) return `task ${name} failed (${ended}):\n${tail.join("\n")}`;
   return name === "derive"
     ? `task derive ran out of memory: its heap of ${heapMb} MB (${DERIVE_HEAP_SHARE * 100}% of --memory, less its row engines' share) is too small for this release, which derive holds whole; compile again with a larger --memory`
     : `task ${name} ran out of memory: its heap of ${heapMb} MB (the resident set it was expected to reach over this derived release, release-compiler/tasks.ts) is too small; the expectation is wrong for this release: please report it with the compile's log`;

@@ -1,5 +1,7 @@
-/** The rule the compile starts its tasks side by side by (tasks.ts, tasksToStart). */
+/** The rule the compile starts its tasks side by side by (tasks.ts, tasksToStart), the heap each task process gets (heapOf), and what a failed one says (task-processes.ts, taskFailure). */
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { taskFailure } from "../../release-compiler/task-processes.js";
 import { APPEND_WORKING, DERIVE_HEAP_SHARE, heapOf, LEAST_WORKING, MOST_WORKING, RELATION_PARTS, relationPart, residentOf, TASK_NAMES, tasksToStart, workingMemory, type TaskName } from "../../release-compiler/tasks.js";
 
 const parts = Array.from({ length: RELATION_PARTS }, (_, i) => relationPart(i + 1));
@@ -111,5 +113,23 @@ describe("tasks side by side within the memory budget", () => {
     }
     // At a million proteins the indexes ran as fast with a heap of 2,400 MB as with 3,584 (peak 2.45 against 2.96 GB); with 1,200 MB they ran out.
     expect(heapOf("indexes", 4 * GB, scale) / MB).toBeGreaterThan(2400);
+  });
+});
+
+describe("a task process that fails", () => {
+  // What V8 prints when a heap runs out, from a real process with a heap of 32 MB.
+  const oom = spawnSync(process.execPath, ["--max-old-space-size=32", "-e", "const kept = []; for (;;) kept.push(new Array(1e5).fill(0));"], { encoding: "utf8" });
+  const tail = `${oom.stdout}${oom.stderr}`.split("\n").slice(-40);
+
+  it("says what to do when its heap ran out: derive's budget, or another task's expectation", () => {
+    expect(oom.status === 0).toBe(false);
+    const derive = taskFailure("derive", 3072, `${oom.signal ?? oom.status}`, tail);
+    expect(derive).toContain("task derive ran out of memory: its heap of 3072 MB");
+    expect(derive).toContain("compile again with a larger --memory");
+    expect(taskFailure("indexes", 2600, `${oom.signal ?? oom.status}`, tail)).toContain("task indexes ran out of memory: its heap of 2600 MB (the resident set it was expected to reach");
+  });
+
+  it("shows anything else as it ended, with its last lines", () => {
+    expect(taskFailure("indexes", 2600, "exit code 1", ["tables.ts:12: a problem"])).toBe("task indexes failed (exit code 1):\ntables.ts:12: a problem");
   });
 });
