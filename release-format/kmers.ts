@@ -24,8 +24,8 @@ export function forEachKmer(sequence: string, visit: (code: number, position: nu
  * positions into `positions`) from index 0, each at least `sequence.length - k + 1` long;
  * returns how many. The group fingerprints, which look up every 7-mer of every protein twice,
  * loop over these arrays in reused buffers: a callback per k-mer, which V8 does not inline
- * where several loops pass their own, cost them a quarter more (15 against 11–13 s of CPU at a
- * million proteins). The k-mer finder gained nothing from it: its main thread bounds it.
+ * where several loops pass their own, cost them more (on one thread at a million proteins, 15
+ * against 10–14 s). The k-mer finder gained nothing from it: its main thread bounds it.
  */
 export function kmerCodes(sequence: string, codes: Int32Array, k = KMER_LENGTH, positions?: Int32Array): number {
   const room = sequence.length - k + 1;
