@@ -7,6 +7,8 @@ import type { Problems } from "../problems.js";
 import { fileLabel, readLines } from "./lines.js";
 
 const UNIPROT_RE = /^(sp|tr)\|([^|]+)\|([^|]+)$/;
+/** A sequence line of upper-case letters alone, kept as it is. */
+const PLAIN_LINE = /^[A-Z]+$/;
 
 interface Pending {
   id: string;
@@ -82,7 +84,9 @@ export async function* readFasta(path: string, problems: Problems, options: { ke
       }
       continue;
     }
-    let residues = text.replace(/\s+/g, "");
+    // Most sequence lines are upper-case letters alone: taken as they are, without the clean-up below.
+    const plain = PLAIN_LINE.test(text);
+    let residues = plain ? text : text.replace(/\s+/g, "");
     if (residues === "") continue;
     if (!rec) {
       if (!reportedOrphan) {
@@ -99,6 +103,10 @@ export async function* readFasta(path: string, problems: Problems, options: { ke
       rec.reportedBadChar = true;
     }
     rec.starLine = 0;
+    if (plain) {
+      rec.chunks.push(residues);
+      continue;
+    }
     if (residues.endsWith("*")) {
       residues = residues.slice(0, -1);
       rec.starLine = lineNo;
