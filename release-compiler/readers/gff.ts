@@ -40,10 +40,13 @@ function parseGffAttributes(text: string): { attrs: Map<string, string>; error?:
     const key = part.slice(0, eq).trim();
     const raw = part.slice(eq + 1).trim();
     let value = raw;
-    try {
-      value = decodeURIComponent(raw);
-    } catch {
-      error ??= `attribute ${key} has an invalid percent-encoding: "${raw}"`;
+    // Most values encode nothing: decoded only when they hold a '%'.
+    if (raw.includes("%")) {
+      try {
+        value = decodeURIComponent(raw);
+      } catch {
+        error ??= `attribute ${key} has an invalid percent-encoding: "${raw}"`;
+      }
     }
     attrs.set(key, value);
   }

@@ -72,6 +72,8 @@ describe("readGff problems", () => {
         row("chr2", ".", "CDS", "300", "400", ".", "+", "0", "protein_id=a"), // 7
         row("chr1", ".", "CDS", "300", "400", ".", "-", "0", "protein_id=a"), // 8
         row("chr1", ".", "gene", "1", "1000", ".", "+", ".", "ID=a"), // 9
+        row("chr1", ".", "CDS", "100", "200", ".", "+", "0", "protein_id=b%ZZ"), // 10
+        row("chr1", ".", "CDS", "100", "200", ".", "+", "0", "protein_id=c;note"), // 11
       ].join("\n"),
     );
     const problems = new Problems();
@@ -84,7 +86,10 @@ describe("readGff problems", () => {
       '5: strand "*" is not one of + - . ?',
       "7: CDS of a is on chromosome chr2, but its earlier CDS (line 6) is on chr1",
       "8: CDS of a is on strand -, but its earlier CDS (line 6) is on +",
+      '10: attribute protein_id has an invalid percent-encoding: "b%ZZ"',
+      '11: attribute "note" has no \'=\'',
     ]);
+    expect([...loci.keys()]).toEqual(["a"]);
     expect(loci.get("a")).toEqual({ chromosome: "chr1", start: 1, end: 1000, strand: 1, exons: [[100, 200]], line: 9 });
   });
 
