@@ -69,13 +69,15 @@ export async function runTasksSideBySide(names: readonly TaskName[], options: Ta
       const allRunning = [...running.keys()].some((name) => TASKS[name].threads === "all");
       // Read once derive has finished (every other task needs it, so none starts before).
       scale ??= isDone("derive") ? options.scale() : undefined;
-      const room = { free: memoryFree, running: running.size > 0, scale: scale ?? { bytes: 0, genomes: 0 } };
+      // Before derive has finished only derive starts, which grows with none of it.
+      const known = scale ?? { bytes: 0, genomes: 0 };
+      const room = { free: memoryFree, running: running.size > 0, scale: known };
       for (const { name, threads, holds, memory } of tasksToStart(waiting, isDone, free, jobs, allRunning, room)) {
         free -= holds;
         memoryFree -= memory;
         if (memory > options.memoryBytes) options.log?.(`${name}: expected to hold ${mib(memory)} MB, more than the memory budget of ${mib(options.memoryBytes)} MB: it runs alone`);
         const given = Math.min(memory, options.memoryBytes);
-        running.set(name, { ...startTask(name, threads, given, heapOf(name, given, scale ?? { bytes: 0, genomes: 0 }), options), holds, memory });
+        running.set(name, { ...startTask(name, threads, given, heapOf(name, given, known), options), holds, memory });
       }
       if (!running.size) throw new Error(`tasks ${waiting.join(", ")} cannot start: the tasks they need did not finish`);
       const ended = await Promise.race([...running.values()].map((r) => r.ended));
