@@ -28,12 +28,16 @@ export class GrowingInts {
   length = 0;
 
   push(value: number): void {
-    if (this.length === this.values.length) {
-      const grown = new Int32Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
+    if (this.length === this.values.length) this.reserve(this.length + 1);
     this.values[this.length++] = value;
+  }
+
+  /** Makes `values` at least `count` long (doubling), keeping the first `length`. */
+  reserve(count: number): void {
+    if (count <= this.values.length) return;
+    const grown = new Int32Array(Math.max(count, this.values.length * 2));
+    grown.set(this.values.subarray(0, this.length));
+    this.values = grown;
   }
 }
 

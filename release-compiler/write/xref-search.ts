@@ -144,12 +144,19 @@ export function gramPostings(rowCount: number, lowerAt: (row: number) => string,
   /** Per start (symbol position): the number of its gram on the current level, -1 where none. */
   const gramOf = new Int32Array(symbols.length).fill(-1);
   const out: Grams = { keys: [], counts: new GrowingInts(), postingsFrom: new GrowingInts(), postingsTo: new GrowingInts(), postings: new GrowingBytes() };
+  // A level needs only the one before's grams of each start (gramOf) and which were common, so
+  // its tables are the previous level's, emptied: new ones each level were allocated outside
+  // V8's heap, and every 64 MB of that makes V8 collect the whole heap (a gigabyte of search
+  // rows and annotations here, ~0.5 s each), freeing nothing.
+  const level = new GramTable();
+  const counts = new GrowingInts();
+  const lastRow = new GrowingInts();
+  const firstAt = new GrowingInts();
+  const rows = new GrowingInts();
   let common: Uint8Array | undefined;
   for (let k = 3; k <= layout.maxGram; k++) {
-    const level = new GramTable();
-    const counts = new GrowingInts();
-    const lastRow = new GrowingInts();
-    const firstAt = new GrowingInts();
+    level.clear();
+    counts.length = lastRow.length = firstAt.length = 0;
     // Pass 1: the gram of each start of this level, and each gram's rows counted once.
     for (let row = 0; row < rowCount; row++) {
       const end = rowStart[row + 1];
@@ -182,8 +189,9 @@ export function gramPostings(rowCount: number, lowerAt: (row: number) => string,
       isCommon[g] = counts.values[g] > layout.maxHits ? 1 : 0;
       begin[g + 1] = begin[g] + (isCommon[g] ? 0 : counts.values[g]);
     }
-    const rows = new Int32Array(begin[grams]);
-    const cursor = begin.slice(0, grams);
+    rows.reserve(begin[grams]);
+    // Each gram's next place in `rows`, from its begin: at the end, its end and the next gram's begin.
+    const cursor = begin.subarray(0, grams);
     lastRow.values.fill(-1);
     for (let row = 0; row < rowCount; row++) {
       const end = rowStart[row + 1];
@@ -191,14 +199,14 @@ export function gramPostings(rowCount: number, lowerAt: (row: number) => string,
         const gram = gramOf[at];
         if (gram < 0 || isCommon[gram] || lastRow.values[gram] === row) continue;
         lastRow.values[gram] = row;
-        rows[cursor[gram]++] = row;
+        rows.values[cursor[gram]++] = row;
       }
     }
     for (let g = 0; g < grams; g++) {
       out.keys.push(keyAt(firstAt.values[g], k));
       out.counts.push(counts.values[g]);
       out.postingsFrom.push(isCommon[g] ? -1 : out.postings.length);
-      if (!isCommon[g]) appendGaps(out.postings, rows.subarray(begin[g], begin[g + 1]));
+      if (!isCommon[g]) appendGaps(out.postings, rows.values.subarray(g === 0 ? 0 : cursor[g - 1], cursor[g]));
       out.postingsTo.push(out.postings.length);
     }
     if (!isCommon.includes(1) || k === layout.maxGram) break;
@@ -212,21 +220,27 @@ function symbolsOf(rowCount: number, lowerAt: (row: number) => string) {
   const symbolOfCodePoint = new Int32Array(0x110000).fill(-1);
   const codePoints: number[] = [];
   const rowStart = new Int32Array(rowCount + 1);
-  const all = new GrowingInts();
+  // Sized once (a code point per UTF-16 unit at most), two bytes a symbol while the text has at
+  // most 65,536 distinct characters (any real release's), four past that.
+  let units = 0;
+  for (let row = 0; row < rowCount; row++) units += lowerAt(row).length;
+  let symbols: Uint16Array | Int32Array = new Uint16Array(units);
+  let length = 0;
   for (let row = 0; row < rowCount; row++) {
     const text = lowerAt(row);
     for (let i = 0; i < text.length; ) {
       const cp = text.codePointAt(i)!;
       i += cp > 0xffff ? 2 : 1;
       let symbol = symbolOfCodePoint[cp];
-      if (symbol < 0) symbol = symbolOfCodePoint[cp] = codePoints.push(cp) - 1;
-      all.push(symbol);
+      if (symbol < 0) {
+        symbol = symbolOfCodePoint[cp] = codePoints.push(cp) - 1;
+        if (symbol === 0x10000) symbols = Int32Array.from(symbols);
+      }
+      symbols[length++] = symbol;
     }
-    rowStart[row + 1] = all.length;
+    rowStart[row + 1] = length;
   }
-  // Two bytes a symbol where the release's text has at most 65,536 distinct characters (any real one).
-  const symbols = codePoints.length <= 0x10000 ? Uint16Array.from(all.values.subarray(0, all.length)) : all.values.slice(0, all.length);
-  return { symbols, rowStart, codePoints };
+  return { symbols: symbols.subarray(0, length), rowStart, codePoints };
 }
 
 /**
@@ -238,6 +252,12 @@ class GramTable {
   size = 0;
   private keys = new Float64Array(1024).fill(-1);
   private numbers = new Int32Array(1024);
+
+  /** Forgets every key, keeping the table's room. */
+  clear(): void {
+    this.keys.fill(-1);
+    this.size = 0;
+  }
 
   /** The key's number, a new one (this.size before the call) if it had none. */
   number(key: number): number {
@@ -293,7 +313,7 @@ function writeGramLeaves(packs: PackWriter, grams: Grams, leafBytes: number): Xr
   };
   for (const g of order) {
     const from = postingsFrom.values[g];
-    const rows = from < 0 ? null : postings.values.slice(from, postingsTo.values[g]);
+    const rows = from < 0 ? null : postings.values.subarray(from, postingsTo.values[g]);
     leaf.keys.push(keys[g]);
     leaf.values.push([counts.values[g], rows]);
     bytes += keys[g].length + 4 + (rows?.length ?? 0);

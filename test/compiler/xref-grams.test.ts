@@ -63,4 +63,12 @@ describe("cross-reference search grams", () => {
     expect([...want.values()].some((g) => g.rows === null) || maxHits >= count).toBe(true); // common grams where the limit is low
     expect(computed(rows, maxHits, maxGram)).toEqual(want);
   });
+
+  it("match the definition past 65,536 distinct characters (symbols of four bytes from the one that does not fit in two)", () => {
+    // 70,000 distinct code points outside the BMP, five a row, then rows sharing common grams.
+    const rows = Array.from({ length: 14_000 }, (_, i) => String.fromCodePoint(...Array.from({ length: 5 }, (_, j) => 0x10000 + 5 * i + j)));
+    rows.push(...Array.from({ length: 30 }, (_, i) => `abcab${String.fromCodePoint(0x10000 + i)}`));
+    expect(new Set(rows.flatMap((row) => Array.from(row))).size).toBeGreaterThan(0x10000);
+    expect(computed(rows, 20, 5)).toEqual(definition(rows, 20, 5));
+  });
 });
