@@ -59,7 +59,9 @@ export interface KmerPostings {
  * KMER_CODES Uint32s for each finder (the calling thread's and each worker thread's: at most
  * `rows`), each taking the next free row (`next`, an Int32) when it first counts; the pass adds
  * the rows up after. Rows of their own rather than one row and Atomics.add, which cost ~40%
- * more to count (300,000 proteins on one thread: 2.6–3.0 s against 1.5–1.8 s).
+ * more to count (300,000 proteins on one thread: 2.6–3.0 s against 1.5–1.8 s). A row is 12.8 MB,
+ * and a finder's table of last entries as much again: ~26 MB a thread, what sorting a task's
+ * postings takes (their codes and entries, and sorted copies of both).
  */
 export interface KmerPoolData {
   counts?: { rows: number; shared: SharedArrayBuffer; next: SharedArrayBuffer };
