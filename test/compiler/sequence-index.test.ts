@@ -4,7 +4,8 @@
  * are kept from the counting pass or found again in passes over ranges of k-mer codes.
  */
 import { describe, expect, it } from "vitest";
-import { writeSequenceIndex } from "../../release-compiler/write/sequence-index.js";
+import { addedCounts, kmerCounts, kmerFinder, KMER_CODES, writeSequenceIndex } from "../../release-compiler/write/sequence-index.js";
+import { KMER_ALPHABET } from "../../release-format/format.js";
 import { forEachKmer } from "../../release-format/kmers.js";
 import { tempPacks } from "./temp-packs.js";
 
@@ -41,5 +42,32 @@ describe("the sequence index", () => {
       return codes.size;
     });
     expect(one.ref.postings).toBe(distinct.reduce((a, b) => a + b, 0));
+  });
+
+  it("counts each distinct k-mer of each protein once, over the rows of several finders, and refuses a finder beyond the rows", () => {
+    // Repeats within a protein (AAAAAAA…, a period of 3), k-mers broken by X; the proteins counted by two finders in turn.
+    const sequences = ["AAAAAAAAAAAA", "ACDACDACDACDACD", "MKVLAXGHKLMNPQ", "MKVLAGHKLMNPQACDEF", "ACDEFGHIKLMNPQRSTVWY"];
+    const counts = kmerCounts(2);
+    const finders = [kmerFinder({ counts }), kmerFinder({ counts })];
+    sequences.forEach((sequence, i) => {
+      const found = finders[i % 2]({ firstEntry: i + 1, sequences: [sequence], from: 0, to: KMER_CODES, count: true, postings: false });
+      expect(found.codes.length).toBe(0);
+    });
+    const want = new Map<number, number>();
+    for (const sequence of sequences) {
+      const codes = new Set<number>();
+      forEachKmer(sequence, (code) => codes.add(code));
+      for (const code of codes) want.set(code, (want.get(code) ?? 0) + 1);
+    }
+    const total = addedCounts(counts);
+    const got = new Map<number, number>();
+    total.forEach((n, code) => n && got.set(code, n));
+    expect(got).toEqual(want);
+    // "AAAAA" eight times in one protein, once in its count; "GHKLM" in two proteins counted by different finders.
+    const codeOf = (kmer: string) => [...kmer].reduce((code, residue) => code * KMER_ALPHABET.length + KMER_ALPHABET.indexOf(residue), 0);
+    expect(got.get(codeOf("AAAAA"))).toBe(1);
+    expect(got.get(codeOf("GHKLM"))).toBe(2);
+    const third = kmerFinder({ counts });
+    expect(() => third({ firstEntry: 9, sequences: ["MKVLAGHKLM"], from: 0, to: KMER_CODES, count: true, postings: false })).toThrow(/more finders than the 2 rows/);
   });
 });
