@@ -191,7 +191,8 @@ export async function writeSequenceIndex(
   jobs: number,
   progress?: (entriesDone: number) => void,
 ): Promise<SequenceIndexRef> {
-  // One pass over the sequences: each task's postings of the codes [from, to) to `take`, if asked for, and the postings counted into `counts`, if given.
+  // One pass over the sequences: each task's postings of the codes [from, to) to `take`, if
+  // asked for, and every posting counted into `counts`, if given.
   const pass = (from: number, to: number, postings: boolean, take: (found: KmerPostings) => void, counts?: KmerPoolData["counts"]) => {
     function* tasks(): Generator<KmerTask> {
       for (let first = 1; first <= count; first += KMER_TASK_ENTRIES) {
