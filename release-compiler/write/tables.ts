@@ -248,17 +248,24 @@ export function writeHashIndexOfPairs(packs: PackWriter, keys: string[], numbers
   const order = stringOrder(keys, (a, b) => numbers[a] - numbers[b]);
   // A key's bytes estimated once, with its first number (~5 bytes a further number, uncounted).
   const keyBytes = (key: string) => key.length + 7;
+  // Where each key's pairs begin in key order, found once (neighbours' strings compared once, not twice).
+  const begins = new Uint8Array(order.length);
   let total = 0;
-  for (let i = 0; i < order.length; i++) if (i === 0 || keys[order[i]] !== keys[order[i - 1]]) total += keyBytes(keys[order[i]]);
+  for (let i = 0; i < order.length; i++) {
+    if (i > 0 && keys[order[i]] === keys[order[i - 1]]) continue;
+    begins[i] = 1;
+    total += keyBytes(keys[order[i]]);
+  }
   const writer = hashIndexWriter<number[]>(packs, total, bucketBytes);
   for (let i = 0; i < order.length; ) {
     // A key's pairs follow each other, numbers ascending: its list whole before it is added.
     const key = keys[order[i]];
     const list: number[] = [];
-    for (; i < order.length && keys[order[i]] === key; i++) {
+    do {
       const n = numbers[order[i]];
       if (list[list.length - 1] !== n && list.length < maxNumbers) list.push(n);
-    }
+      i++;
+    } while (i < order.length && !begins[i]);
     writer.add(key, list, keyBytes(key));
   }
   return writer.finish();
