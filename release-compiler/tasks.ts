@@ -133,12 +133,20 @@ export const LEAST_WORKING = 256 * MB;
 /** and at most this (measured at 1M proteins: a relations part with 512 MB took 3% longer than with 2 GB). */
 export const MOST_WORKING = 2048 * MB;
 
+/** A task's expected resident set, besides its working memory, as terms: its fit (TaskMemory) RESIDENT_MARGIN times over. */
+function residentTerms(memory: TaskMemory): { fixed: number; perDerived: number; perGenomePair: number } {
+  return { fixed: RESIDENT_MARGIN * memory.base, perDerived: RESIDENT_MARGIN * memory.perDerived, perGenomePair: RESIDENT_MARGIN * memory.perGenomePair };
+}
+
+/** Terms `fixed + perDerived × D + perGenomePair × G²` at a derived release of this scale. */
+const termsAt = (terms: { fixed: number; perDerived: number; perGenomePair: number }, scale: DerivedScale): number =>
+  terms.fixed + terms.perDerived * scale.bytes + terms.perGenomePair * scale.genomes ** 2;
+
 /** The resident set task `name` is expected to reach over a derived release of this scale, besides its working memory. */
 export function residentOf(name: TaskName, scale: DerivedScale): number {
   const memory = TASKS[name].memory;
   if (!memory) return 0;
-  const fit = memory.base + memory.perDerived * scale.bytes + memory.perGenomePair * scale.genomes ** 2;
-  return Math.max(LEAST_RESIDENT, Math.ceil(RESIDENT_MARGIN * fit));
+  return Math.max(LEAST_RESIDENT, Math.ceil(termsAt(residentTerms(memory), scale)));
 }
 
 /**
@@ -152,12 +160,8 @@ export function plannedMemory(name: TaskName): { least: number; fixed: number; p
   const memory = TASKS[name].memory;
   if (!memory) return undefined;
   const working = memory.working ? WORKING_RESIDENT * MOST_WORKING : 0;
-  return {
-    least: LEAST_RESIDENT + working,
-    fixed: Math.ceil(RESIDENT_MARGIN * memory.base + working),
-    perDerived: RESIDENT_MARGIN * memory.perDerived,
-    perGenomePair: RESIDENT_MARGIN * memory.perGenomePair,
-  };
+  const terms = residentTerms(memory);
+  return { least: LEAST_RESIDENT + working, fixed: Math.ceil(terms.fixed + working), perDerived: terms.perDerived, perGenomePair: terms.perGenomePair };
 }
 
 /**
@@ -185,13 +189,13 @@ export const DERIVE_HEAP_SHARE = 0.8;
 export function plannedHeap(name: TaskName): { least: number; fixed: number; perDerived: number; perGenomePair: number; ofMemory: number } {
   const memory = TASKS[name].memory;
   if (!memory) return { least: LEAST_RESIDENT, fixed: -DERIVE_HEAP_SHARE * APPEND_WORKING, perDerived: 0, perGenomePair: 0, ofMemory: DERIVE_HEAP_SHARE };
-  return { least: LEAST_RESIDENT, fixed: RESIDENT_MARGIN * memory.base, perDerived: RESIDENT_MARGIN * memory.perDerived, perGenomePair: RESIDENT_MARGIN * memory.perGenomePair, ofMemory: 0 };
+  return { least: LEAST_RESIDENT, ...residentTerms(memory), ofMemory: 0 };
 }
 
 /** The heap (bytes) task `name` is started with when given `memory` bytes over a derived release of this scale (plannedHeap). */
 export function heapOf(name: TaskName, memory: number, scale: DerivedScale): number {
   const heap = plannedHeap(name);
-  return Math.ceil(Math.max(heap.least, heap.fixed + heap.perDerived * scale.bytes + heap.perGenomePair * scale.genomes ** 2 + heap.ofMemory * memory));
+  return Math.ceil(Math.max(heap.least, termsAt(heap, scale) + heap.ofMemory * memory));
 }
 
 /**

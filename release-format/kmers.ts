@@ -25,7 +25,7 @@ export function forEachKmer(sequence: string, visit: (code: number, position: nu
  * returns how many. The group fingerprints, which look up every 7-mer of every protein twice,
  * loop over these arrays in reused buffers: a callback per k-mer, which V8 does not inline
  * where several loops pass their own, cost them more (on one thread at a million proteins, 15
- * against 10–14 s). The k-mer finder gained nothing from it: its main thread bounds it.
+ * against 10–14 s). The sequence index's k-mer finders count with it (write/sequence-index.ts).
  */
 export function kmerCodes(sequence: string, codes: Int32Array, k = KMER_LENGTH, positions?: Int32Array): number {
   const room = sequence.length - k + 1;

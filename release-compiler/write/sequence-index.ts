@@ -35,16 +35,15 @@ const KEPT_BYTES_PER_POSTING = 12;
 const RANGE_BYTES_PER_POSTING = 4;
 
 /**
- * A task: the sequences of entries firstEntry, firstEntry + 1, …; `count`: each distinct k-mer
- * of each protein counted into the pool's shared per-code counts (KmerPoolData); `postings`:
- * the (code, entry) postings of the codes [from, to) returned, else none.
+ * A task: the sequences of entries firstEntry, firstEntry + 1, …, each distinct k-mer of each
+ * protein counted if the pass counts (KmerPoolData); `postings`: the (code, entry) postings of
+ * the codes [from, to) returned, else none.
  */
 export interface KmerTask {
   firstEntry: number;
   sequences: string[];
   from: number;
   to: number;
-  count: boolean;
   postings: boolean;
 }
 
@@ -64,16 +63,21 @@ export interface KmerPostings {
  * postings takes (their codes and entries, and sorted copies of both).
  */
 export interface KmerPoolData {
-  counts?: { rows: number; shared: SharedArrayBuffer; next: SharedArrayBuffer };
+  counts?: KmerCounts;
+}
+export interface KmerCounts {
+  rows: number;
+  shared: SharedArrayBuffer;
+  next: SharedArrayBuffer;
 }
 
 /** Per-code counts for `finders` k-mer finders (KmerPoolData). */
-export function kmerCounts(finders: number): NonNullable<KmerPoolData["counts"]> {
+export function kmerCounts(finders: number): KmerCounts {
   return { rows: finders, shared: new SharedArrayBuffer(4 * KMER_CODES * finders), next: new SharedArrayBuffer(4) };
 }
 
 /** The counts of every finder's row added up. */
-export function addedCounts({ rows, shared }: NonNullable<KmerPoolData["counts"]>): Uint32Array {
+export function addedCounts({ rows, shared }: KmerCounts): Uint32Array {
   const total = new Uint32Array(KMER_CODES);
   for (let r = 0; r < rows; r++) {
     const row = new Uint32Array(shared, 4 * KMER_CODES * r, KMER_CODES);
@@ -104,20 +108,19 @@ export const KMER_CODES = KMER_ALPHABET.length ** KMER_LENGTH;
 export function kmerFinder({ counts }: KmerPoolData): (task: KmerTask) => KmerPostings {
   let own: { row: Uint32Array; lastEntry: Int32Array } | undefined;
   let codes = new Int32Array(1024);
-  const countKmers = (firstEntry: number, sequences: string[]) => {
-    if (!counts) throw new Error("k-mer finder: counting needs the pass's counts");
+  const countKmers = (firstEntry: number, sequences: string[], pass: KmerCounts) => {
     if (!own) {
-      const r = Atomics.add(new Int32Array(counts.next), 0, 1);
-      if (r >= counts.rows) throw new Error(`k-mer finder: more finders than the ${counts.rows} rows of counts`);
-      own = { row: new Uint32Array(counts.shared, 4 * KMER_CODES * r, KMER_CODES), lastEntry: new Int32Array(KMER_CODES) };
+      const r = Atomics.add(new Int32Array(pass.next), 0, 1);
+      if (r >= pass.rows) throw new Error(`k-mer finder: more finders than the ${pass.rows} rows of counts`);
+      own = { row: new Uint32Array(pass.shared, 4 * KMER_CODES * r, KMER_CODES), lastEntry: new Int32Array(KMER_CODES) };
     }
     for (let i = 0; i < sequences.length; i++) {
       if (codes.length < sequences[i].length) codes = new Int32Array(2 * sequences[i].length);
       countDistinct(codes, kmerCodes(sequences[i], codes), firstEntry + i, own.lastEntry, own.row);
     }
   };
-  return ({ firstEntry, sequences, from, to, count, postings }) => {
-    if (count) countKmers(firstEntry, sequences);
+  return ({ firstEntry, sequences, from, to, postings }) => {
+    if (counts) countKmers(firstEntry, sequences, counts);
     if (!postings) return { codes: new Int32Array(0), entries: new Int32Array(0) };
     const bound = sequences.reduce((n, s) => n + Math.max(0, s.length - KMER_LENGTH + 1), 0);
     const found = new Int32Array(bound);
@@ -193,11 +196,11 @@ export async function writeSequenceIndex(
 ): Promise<SequenceIndexRef> {
   // One pass over the sequences: each task's postings of the codes [from, to) to `take`, if
   // asked for, and every posting counted into `counts`, if given.
-  const pass = (from: number, to: number, postings: boolean, take: (found: KmerPostings) => void, counts?: KmerPoolData["counts"]) => {
+  const pass = (from: number, to: number, postings: boolean, take: (found: KmerPostings) => void, counts?: KmerCounts) => {
     function* tasks(): Generator<KmerTask> {
       for (let first = 1; first <= count; first += KMER_TASK_ENTRIES) {
         const sequences = Array.from({ length: Math.min(KMER_TASK_ENTRIES, count - first + 1) }, (_, i) => sequenceOf(first + i));
-        yield { firstEntry: first, sequences, from, to, count: counts !== undefined, postings };
+        yield { firstEntry: first, sequences, from, to, postings };
       }
     }
     const workerData: KmerPoolData = { counts };

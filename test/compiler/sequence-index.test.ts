@@ -50,7 +50,7 @@ describe("the sequence index", () => {
     const counts = kmerCounts(2);
     const finders = [kmerFinder({ counts }), kmerFinder({ counts })];
     sequences.forEach((sequence, i) => {
-      const found = finders[i % 2]({ firstEntry: i + 1, sequences: [sequence], from: 0, to: KMER_CODES, count: true, postings: false });
+      const found = finders[i % 2]({ firstEntry: i + 1, sequences: [sequence], from: 0, to: KMER_CODES, postings: false });
       expect(found.codes.length).toBe(0);
     });
     const want = new Map<number, number>();
@@ -68,6 +68,6 @@ describe("the sequence index", () => {
     expect(got.get(codeOf("AAAAA"))).toBe(1);
     expect(got.get(codeOf("GHKLM"))).toBe(2);
     const third = kmerFinder({ counts });
-    expect(() => third({ firstEntry: 9, sequences: ["MKVLAGHKLM"], from: 0, to: KMER_CODES, count: true, postings: false })).toThrow(/more finders than the 2 rows/);
+    expect(() => third({ firstEntry: 9, sequences: ["MKVLAGHKLM"], from: 0, to: KMER_CODES, postings: false })).toThrow(/more finders than the 2 rows/);
   });
 });
