@@ -49,7 +49,7 @@ const MAIN_SOURCES: ReadonlySet<string> = new Set([
  *   entry's accessions and entry name all name the record the sequence came from.
  * Those are `exact`; every other id is `unchecked`. Nothing is `modified`: no input says so.
  */
-export function xrefsOf(protein: ProteinSummary, annotations: AnnotationRow): Xref[] {
+export function xrefsOf(protein: ProteinSummary, annotations: Pick<AnnotationRow, "xrefs">): Xref[] {
   const canonical = protein.canonicalId;
   const fromUniProtRecord =
     canonical !== "" && annotations.xrefs.some(([source, id]) => UNIPROT_SOURCES.has(source) && id === canonical);

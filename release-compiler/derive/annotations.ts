@@ -13,6 +13,10 @@ import { ownString, StringPool } from "./strings.js";
 export interface AnnotationTable {
   /** The annotation row of entry number - 1, built when asked for. */
   rowAt(index: number): AnnotationRow;
+  /** Its cross-references alone (the entry-id index, the cross-reference search), */
+  xrefsAt(index: number): AnnotationRow["xrefs"];
+  /** and its GO annotations alone (the family GO table): a restored table reads no other field. */
+  goAt(index: number): AnnotationRow["go"];
   count: number;
   goTerms: Map<string, GoTerm>;
 }
@@ -32,8 +36,18 @@ export function annotationData(table: AnnotationTable): AnnotationData {
   return { count, xrefs, go, domains, goTerms };
 }
 
+/**
+ * The table again from its data. Each field is taken from `data` when first used, so a task
+ * that reads a loaded snapshot's cross-references alone never reads its GO annotations and
+ * domains (at a million proteins they are 330 MB of heap, and ~0.8 s to read).
+ */
 export function restoreAnnotations(data: AnnotationData): AnnotationTable {
-  return Object.assign(new AnnotationStore(0), data);
+  const store = new AnnotationStore(0);
+  for (const key of ["count", "xrefs", "go", "domains", "goTerms"] as const) {
+    const become = (value: unknown) => Object.defineProperty(store, key, { value, writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(store, key, { enumerable: true, configurable: true, get: () => (become(data[key]) as AnnotationStore)[key], set: become });
+  }
+  return store;
 }
 
 type GoAnnotation = AnnotationRow["go"][number];
@@ -79,13 +93,21 @@ class AnnotationStore implements AnnotationTable {
   }
 
   rowAt(index: number): AnnotationRow {
-    const flat = this.xrefs[index];
-    const xrefs: AnnotationRow["xrefs"] = [];
-    for (let k = 0; k < flat.length; k += 2) xrefs.push([flat[k], flat[k + 1]]);
     const d = this.domains[index];
     const domains: Domain[] = [];
     for (let k = 0; k < d.length; k += 5) domains.push(d.slice(k, k + 5) as Domain);
-    return { xrefs, go: this.go[index].slice(), domains };
+    return { xrefs: this.xrefsAt(index), go: this.goAt(index), domains };
+  }
+
+  xrefsAt(index: number): AnnotationRow["xrefs"] {
+    const flat = this.xrefs[index];
+    const xrefs: AnnotationRow["xrefs"] = [];
+    for (let k = 0; k < flat.length; k += 2) xrefs.push([flat[k], flat[k + 1]]);
+    return xrefs;
+  }
+
+  goAt(index: number): AnnotationRow["go"] {
+    return this.go[index].slice();
   }
 }
 

@@ -14,7 +14,7 @@ const UNVERSIONED = /^(?:[A-Z]{2}_[A-Z]{0,4}|ENS[A-Z]+)\d+$/;
  * without its version (clients often drop it). The entry-id index groups them by id; an id
  * naming several entries is ambiguous. An id given as such wins over a version-less one.
  */
-export function entryIdPairs(p: ProteinTable, annotations: AnnotationTable): { keys: string[]; entries: number[] } {
+export function entryIdPairs(p: ProteinTable, annotations: Pick<AnnotationTable, "xrefsAt">): { keys: string[]; entries: number[] } {
   const keys: string[] = [];
   const entries: number[] = [];
   const unversioned: Array<[string, number]> = [];
@@ -28,7 +28,7 @@ export function entryIdPairs(p: ProteinTable, annotations: AnnotationTable): { k
   for (let i = 0; i < p.count; i++) {
     add(p.canonicalId[i], i + 1);
     for (const a of p.aliases[i]) add(a, i + 1);
-    for (const [, id] of annotations.rowAt(i).xrefs) add(id, i + 1);
+    for (const [, id] of annotations.xrefsAt(i)) add(id, i + 1);
   }
   if (!unversioned.length) return { keys, entries };
   const given = new Set(keys.filter((key) => UNVERSIONED.test(key)));

@@ -7,12 +7,12 @@ import type { FamilyBuild } from "./hogs.js";
  * content: every term once, each member by term indexes (the HOG gene_ontology endpoint reads
  * one row for a whole family).
  */
-export function familyGoRow(f: FamilyBuild, annotations: AnnotationTable): FamilyGo {
+export function familyGoRow(f: FamilyBuild, annotations: Pick<AnnotationTable, "goAt" | "goTerms">): FamilyGo {
   const terms: FamilyGo["terms"] = [];
   const termIndex = new Map<string, number>();
   const members = f.members.map((e) => {
     const own = new Set<number>();
-    for (const [id, , , aspect] of annotations.rowAt(e - 1).go) {
+    for (const [id, , , aspect] of annotations.goAt(e - 1)) {
       let t = termIndex.get(id);
       if (t === undefined) {
         const term = annotations.goTerms.get(id);

@@ -41,11 +41,11 @@ const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 export function writeXrefSearch(
   packs: PackWriter,
   p: ProteinTable,
-  annotationAt: (index: number) => AnnotationRow,
+  xrefsAt: (index: number) => AnnotationRow["xrefs"],
   speciesCodes: string[],
   layout = XREF_SEARCH_LAYOUT,
 ): XrefSearchRef {
-  const rows = searchRows(p, annotationAt, speciesCodes);
+  const rows = searchRows(p, xrefsAt, speciesCodes);
   const sources = [...new Set(rows.source)].sort(compare);
   const sourceCode = new Map(sources.map((s, i) => [s, i]));
   const table = writeTable<XrefSearchRow>(
@@ -73,7 +73,7 @@ interface SearchRows {
 }
 
 /** One row per (id, entry), ordered by (lower-cased id, id, entry). */
-function searchRows(p: ProteinTable, annotationAt: (index: number) => AnnotationRow, speciesCodes: string[]): SearchRows {
+function searchRows(p: ProteinTable, xrefsAt: (index: number) => AnnotationRow["xrefs"], speciesCodes: string[]): SearchRows {
   const id: string[] = [];
   const source: string[] = [];
   const entries: number[] = [];
@@ -83,7 +83,7 @@ function searchRows(p: ProteinTable, annotationAt: (index: number) => Annotation
     const g = p.genome[i];
     const orthid = `${speciesCodes[g]}${String(entry - p.genomeFirstEntry[g] + 1).padStart(5, "0")}`;
     // The protein xref endpoint's list and seq_match rule; xrefsOf reads only the canonical id.
-    const xrefs = xrefsOf({ canonicalId: p.canonicalId[i] } as ProteinSummary, annotationAt(i));
+    const xrefs = xrefsOf({ canonicalId: p.canonicalId[i] } as ProteinSummary, { xrefs: xrefsAt(i) });
     const seen = new Map<string, { source: string; seqMatch: number }>();
     const add = (xref: string, from: string, match: string) => {
       if (!xref) return;

@@ -174,7 +174,7 @@ describe("entry ids of versioned accessions", () => {
   /** The entry-id index as a map, built from P1…Pn and their cross-references. */
   function entryIndex(xrefsOf: string[][]): Map<string, number[]> {
     const table = proteins(xrefsOf.map(() => ""));
-    const annotations = { count: table.count, goTerms: new Map(), rowAt: (i: number): AnnotationRow => ({ xrefs: xrefsOf[i].map((id) => ["X", id]), go: [], domains: [] }) };
+    const annotations = { xrefsAt: (i: number): AnnotationRow["xrefs"] => xrefsOf[i].map((id) => ["X", id]) };
     const { keys, entries } = entryIdPairs(table, annotations);
     const packs = tempPacks();
     const ref = writeHashIndexOfPairs(packs, keys, entries, 4096);
