@@ -11,7 +11,7 @@ import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
 import { compileStages } from "./at-scale.js";
 import { RELATION_PARTS, relationPart, TASK_NAMES, TASKS, tasksToStart, threadsOf, type TaskName } from "../release-compiler/tasks.js";
-import { HOG_INDEX_STAGE, PUT_RELATIONS_TOGETHER, relationsPartStage, SCORE_PROFILES_STAGE, SIMILAR_PROFILES_STAGE } from "../release-compiler/write/release.js";
+import { ANNOTATION_TABLES_STAGE, HOG_INDEX_STAGE, PROTEIN_TABLES_STAGE, PUT_RELATIONS_TOGETHER, relationsPartStage, SCORE_PROFILES_STAGE, SIMILAR_PROFILES_STAGE } from "../release-compiler/write/release.js";
 import { PACK_BYTES } from "../release-compiler/write/packs.js";
 import { releaseSize, treeNamed, type TreeSize } from "./release-size.js";
 
@@ -250,6 +250,9 @@ const TASK_OF_STAGE: Record<string, TaskName | "release"> = {
   "write relations and pairs": "relations",
   [PUT_RELATIONS_TOGETHER]: "relations",
   "write group, family and pair directory tables": "family-tables",
+  [ANNOTATION_TABLES_STAGE]: "annotation-tables",
+  [PROTEIN_TABLES_STAGE]: "protein-tables",
+  // A log from before the annotations and peptides were a task of their own: counted as the proteins'.
   "write protein, annotation and peptide tables": "protein-tables",
   // A log from before the row tables were two tasks: counted as the one after relations.
   "write protein, group, family and annotation tables": "family-tables",

@@ -51,6 +51,7 @@ import {
   writeRelationsPart,
   writeFamilyTables,
   writeProfiles,
+  writeAnnotationTables,
   writeProteinTables,
   writeSequenceSearch,
   writeXrefs,
@@ -216,7 +217,9 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
         return putRelationsTogether(c, parts);
       }),
     "family-tables": (_, scratch) => writing("family-tables", scratch, async (c) => writeFamilyTables(c, await output("relations"))),
-    "protein-tables": (_, scratch) => writing("protein-tables", scratch, async (c) => writeProteinTables(c, await output("relations"), await output("family-tables"))),
+    "annotation-tables": (_, scratch) => writing("annotation-tables", scratch, writeAnnotationTables),
+    "protein-tables": (_, scratch) =>
+      writing("protein-tables", scratch, async (c) => writeProteinTables(c, await output("relations"), await output("family-tables"), await output("annotation-tables"))),
     "sequence-index": (_, scratch) => writing("sequence-index", scratch, writeSequenceSearch),
     "xref-search": (_, scratch) => writing("xref-search", scratch, writeXrefs),
     indexes: (_, scratch) => writing("indexes", scratch, writeIndexes),

@@ -55,7 +55,7 @@ export function partOf(name: string): number | undefined {
  * side), 1 for those that build rows on the main thread alone. `relations` puts the parts together: their chunks under
  * directory pages, the pair directory, the close groups.
  */
-export type TaskName = "derive" | RelationPartName | "relations" | "family-tables" | "protein-tables" | "sequence-index" | "xref-search" | "indexes" | "hog-index" | "profiles";
+export type TaskName = "derive" | RelationPartName | "relations" | "family-tables" | "annotation-tables" | "protein-tables" | "sequence-index" | "xref-search" | "indexes" | "hog-index" | "profiles";
 interface TaskSpec {
   needs: readonly TaskName[];
   threads: "all" | number;
@@ -67,14 +67,16 @@ interface TaskSpec {
  * The resident set a task after derive reaches, from the size of the derived release it reads
  * (the bytes of derive's output.v8, D) and its genome pairs (G², which the pair directory and
  * the per-genome-pair rows grow with): `base + perDerived × D + perGenomePair × G²`, fitted to
- * the peak RSS of each task run alone (`--task`) at 305,029 and 1,022,299 proteins over 100
- * genomes (D = 290 and 973 MiB) and 1,044,536 proteins over 2,500 genomes (D = 972 MiB; the
- * relations put together 1.2 GB there against 0.6, the family tables 2.6 against 2.5; 3.2 and
- * 4.1 GB at their stages' end before the pair directory and the close groups were columns), taken
- * RESIDENT_MARGIN times over for what the fit misses (a heap collected later beside other
- * tasks). A task that sorts out of core (`working`: the relations parts' row engine, the
- * sequence index's k-mer postings) also holds up to WORKING_RESIDENT of the working memory it
- * is given (measured with 2 GB and with 512 MB of it: 0.36 to 0.52).
+ * each task's peak RSS at 305,029 and 1,022,299 proteins over 100 genomes (D = 291 and 976
+ * MiB) and 1,044,536 proteins over 2,500 genomes (D = 975 MiB), taken RESIDENT_MARGIN times
+ * over for what the fit misses (a heap collected later beside other tasks). A task reads only
+ * the fields of the derived release it uses, and the annotations and peptides are a task apart
+ * from the proteins table, so that two one-thread tasks fit side by side in 4 GB at a million
+ * proteins: the family tables hold 1.3 GB there (2.4 when they read every field), the
+ * cross-reference search 1.8 (2.2), the indexes 2.0 (2.4), the annotation tables and the protein
+ * table 1.5 each (2.6 as one task). A task that sorts out of core (`working`: the relations
+ * parts' row engine, the sequence index's k-mer postings) also holds up to WORKING_RESIDENT of
+ * the working memory it is given (measured with 2 GB and with 512 MB of it: 0.36 to 0.52).
  */
 export interface TaskMemory {
   base: number;
@@ -104,13 +106,14 @@ export const TASKS: Record<TaskName, TaskSpec> = {
   derive: { needs: [], threads: "all" },
   ...Object.fromEntries(RELATION_PART_NAMES.map((name) => [name, { needs: ["derive"], threads: 4, memory: fitted(300, 1.2, 256, true) }])),
   relations: { needs: ["derive", ...RELATION_PART_NAMES], threads: 1, memory: fitted(180, 0.46, 96) },
-  "family-tables": { needs: ["derive", "relations"], threads: 1, memory: fitted(250, 2.33, 20) },
-  "protein-tables": { needs: ["derive", "relations", "family-tables"], threads: 1, memory: fitted(220, 2.45, 17) },
+  "family-tables": { needs: ["derive", "relations"], threads: 1, memory: fitted(365, 0.95, 116) },
+  "annotation-tables": { needs: ["derive"], threads: 1, memory: fitted(257, 1.24, 8) },
+  "protein-tables": { needs: ["derive", "relations", "family-tables", "annotation-tables"], threads: 1, memory: fitted(213, 1.27, 0) },
   "sequence-index": { needs: ["derive"], threads: "all", memory: fitted(660, 1.3, 0, true) },
-  "xref-search": { needs: ["derive"], threads: 1, memory: fitted(370, 2.01, 0) },
-  indexes: { needs: ["derive"], threads: 1, memory: fitted(100, 2.8, 145) },
+  "xref-search": { needs: ["derive"], threads: 1, memory: fitted(347, 1.53, 22) },
+  indexes: { needs: ["derive"], threads: 1, memory: fitted(382, 1.7, 24) },
   // The HOG id index and the HOG cards name the chunks of the families and their members.
-  "hog-index": { needs: ["derive", "family-tables"], threads: 1, memory: fitted(200, 1.2, 54) },
+  "hog-index": { needs: ["derive", "family-tables"], threads: 1, memory: fitted(210, 1.02, 81) },
   profiles: { needs: ["derive"], threads: "all", memory: fitted(290, 0.71, 29) },
 };
 

@@ -104,7 +104,8 @@ describe("npm run compile -- --task", () => {
     expect((await cli("--plan", "--inputs", plan.inputs)).stderr).toContain("--inputs goes with --task");
     expect(Object.keys(plan.tasks)).toEqual(TASK_NAMES);
     expect(plan.tasks["family-tables"].needs).toEqual(["derive", "relations"]);
-    expect(plan.tasks["protein-tables"].needs).toEqual(["derive", "relations", "family-tables"]);
+    expect(plan.tasks["annotation-tables"].needs).toEqual(["derive"]);
+    expect(plan.tasks["protein-tables"].needs).toEqual(["derive", "relations", "family-tables", "annotation-tables"]);
     const parts = Array.from({ length: RELATION_PARTS }, (_, i) => `relations-${i + 1}`);
     expect(parts.every((part) => part in plan.tasks)).toBe(true);
     expect(plan.tasks.relations.needs).toEqual(["derive", ...parts]);
