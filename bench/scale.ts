@@ -11,7 +11,7 @@ import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
 import { compileStages } from "./at-scale.js";
 import { RELATION_PARTS, relationPart, TASK_NAMES, TASKS, tasksToStart, threadsOf, type TaskName } from "../release-compiler/tasks.js";
-import { ANNOTATION_TABLES_STAGE, HOG_INDEX_STAGE, PROTEIN_TABLES_STAGE, PUT_RELATIONS_TOGETHER, relationsPartStage, SCORE_PROFILES_STAGE, SIMILAR_PROFILES_STAGE } from "../release-compiler/write/release.js";
+import { ANNOTATION_TABLES_STAGE, HOG_INDEX_STAGE, HOG_LISTS_STAGE, INDEXES_STAGE, PROTEIN_TABLES_STAGE, PUT_RELATIONS_TOGETHER, relationsPartStage, SCORE_PROFILES_STAGE, SIMILAR_PROFILES_STAGE } from "../release-compiler/write/release.js";
 import { PACK_BYTES } from "../release-compiler/write/packs.js";
 import { releaseSize, treeNamed, type TreeSize } from "./release-size.js";
 
@@ -258,6 +258,9 @@ const TASK_OF_STAGE: Record<string, TaskName | "release"> = {
   "write protein, group, family and annotation tables": "family-tables",
   "write sequence index": "sequence-index",
   "write cross-reference search": "xref-search",
+  [HOG_LISTS_STAGE]: "hog-lists",
+  [INDEXES_STAGE]: "indexes",
+  // A log from before the HOG lists were a task of their own: counted as the indexes.
   "write the other tables and indexes": "indexes",
   [HOG_INDEX_STAGE]: "hog-index",
   [SCORE_PROFILES_STAGE]: "profiles",

@@ -55,7 +55,7 @@ export function partOf(name: string): number | undefined {
  * side), 1 for those that build rows on the main thread alone. `relations` puts the parts together: their chunks under
  * directory pages, the pair directory, the close groups.
  */
-export type TaskName = "derive" | RelationPartName | "relations" | "family-tables" | "annotation-tables" | "protein-tables" | "sequence-index" | "xref-search" | "indexes" | "hog-index" | "profiles";
+export type TaskName = "derive" | RelationPartName | "relations" | "family-tables" | "annotation-tables" | "protein-tables" | "sequence-index" | "xref-search" | "hog-lists" | "indexes" | "hog-index" | "profiles";
 interface TaskSpec {
   needs: readonly TaskName[];
   threads: "all" | number;
@@ -73,8 +73,8 @@ interface TaskSpec {
  * the fields of the derived release it uses, and the annotations and peptides are a task apart
  * from the proteins table, so that two one-thread tasks fit side by side in 4 GB at a million
  * proteins: the family tables hold 1.3 GB there (2.4 when they read every field), the
- * cross-reference search 1.8 (2.2), the indexes 2.0 (2.4), the annotation tables and the protein
- * table 1.5 each (2.6 as one task). A task that sorts out of core (`working`: the relations
+ * cross-reference search 1.8 (2.2), the HOG lists 1.1 and the indexes 1.7 (2.4 as one task), the
+ * annotation tables and the protein table 1.5 each (2.6 as one task). A task that sorts out of core (`working`: the relations
  * parts' row engine, the sequence index's k-mer postings) also holds up to WORKING_RESIDENT of
  * the working memory it is given (measured with 2 GB and with 512 MB of it: 0.36 to 0.52).
  */
@@ -111,7 +111,8 @@ export const TASKS: Record<TaskName, TaskSpec> = {
   "protein-tables": { needs: ["derive", "relations", "family-tables", "annotation-tables"], threads: 1, memory: fitted(213, 1.27, 0) },
   "sequence-index": { needs: ["derive"], threads: "all", memory: fitted(660, 1.3, 0, true) },
   "xref-search": { needs: ["derive"], threads: 1, memory: fitted(347, 1.53, 22) },
-  indexes: { needs: ["derive"], threads: 1, memory: fitted(382, 1.7, 24) },
+  "hog-lists": { needs: ["derive"], threads: 1, memory: fitted(247, 0.9, 10) },
+  indexes: { needs: ["derive"], threads: 1, memory: fitted(51, 1.7, 0) },
   // The HOG id index and the HOG cards name the chunks of the families and their members.
   "hog-index": { needs: ["derive", "family-tables"], threads: 1, memory: fitted(210, 1.02, 81) },
   profiles: { needs: ["derive"], threads: "all", memory: fitted(290, 0.71, 29) },

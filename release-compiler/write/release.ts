@@ -338,8 +338,15 @@ export function writeXrefs({ b, packs, stage }: WriteContext) {
   return { xrefSearch };
 }
 
-/** The HOG lists, genome details and the entry id, fingerprint and GO term indexes, and what the header says of the genomes. */
-export function writeIndexes({ b, packs, stage }: WriteContext) {
+export const HOG_LISTS_STAGE = "write the HOG lists and genome details";
+export const INDEXES_STAGE = "write the entry id, fingerprint and GO term indexes";
+
+/**
+ * The HOG lists (by level), the genome details, and what the header says of the genomes: a
+ * task apart from the indexes, as it reads the families and not the cross-references (at a
+ * million proteins the two together held 2.0 GB, too much to share 4 GB with another task).
+ */
+export function writeHogLists({ b, packs, stage }: WriteContext) {
   const p = b.proteins;
   const genomeOf = (e: number) => p.genome[e - 1];
   const hogLists = hogListRows(b.families, b.taxonomy, (e) => b.taxonomy.genomeLevels[genomeOf(e)], familyDescriptionsOf(b));
@@ -355,14 +362,20 @@ export function writeIndexes({ b, packs, stage }: WriteContext) {
     subgenomes: s.subgenomes ?? [],
   }));
   const genomeDetails = writeTable(packs, genomes.length, LAYOUT.genomeDetailsChunkBytes, (g) => genomeDetail(p, g));
-  const entryIds = entryIdPairs(p, b.annotations);
+  stage.done(HOG_LISTS_STAGE);
+  return { genomes, hogList, genomeDetails, hogLists: { roots: hogLists.roots, levels: hogLists.levels } };
+}
+
+/** The entry id (every id a protein lookup answers), fingerprint and GO term indexes. */
+export function writeIndexes({ b, packs, stage }: WriteContext) {
+  const entryIds = entryIdPairs(b.proteins, b.annotations);
   const indexes = {
     entryIds: writeHashIndexOfPairs(packs, entryIds.keys, entryIds.entries, LAYOUT.bucketBytes, AMBIGUOUS_ENTRIES),
     fingerprints: writeHashIndex(packs, groupsByFingerprint(b.fingerprints), LAYOUT.bucketBytes),
     goTerms: writeHashIndex(packs, b.annotations.goTerms, LAYOUT.bucketBytes),
   };
-  stage.done("write the other tables and indexes");
-  return { genomes, hogList, genomeDetails, hogLists: { roots: hogLists.roots, levels: hogLists.levels }, indexes };
+  stage.done(INDEXES_STAGE);
+  return { indexes };
 }
 
 export const HOG_INDEX_STAGE = "write the HOG cards and the HOG id index";
@@ -489,6 +502,7 @@ export type WrittenRelease = { [N in RelationPartName]: RelationPart } & {
   "protein-tables": Awaited<ReturnType<typeof writeProteinTables>>;
   "sequence-index": Awaited<ReturnType<typeof writeSequenceSearch>>;
   "xref-search": ReturnType<typeof writeXrefs>;
+  "hog-lists": ReturnType<typeof writeHogLists>;
   indexes: ReturnType<typeof writeIndexes>;
   "hog-index": ReturnType<typeof writeHogIndex>;
   profiles: Awaited<ReturnType<typeof writeProfiles>>;
@@ -497,7 +511,8 @@ export type WrittenRelease = { [N in RelationPartName]: RelationPart } & {
 /** The manifest naming every table, index and genome blob the tasks wrote. */
 export function releaseManifest(d: DerivedRelease, w: WrittenRelease): Manifest {
   const { relations, pairs } = w.relations;
-  const { genomes, hogList, genomeDetails, hogLists, indexes } = w.indexes;
+  const { genomes, hogList, genomeDetails, hogLists } = w["hog-lists"];
+  const { indexes } = w.indexes;
   const { hogCards, hogLevelCards, hogIds, hogAliases } = w["hog-index"];
   const { groups, families, familyMembers, pairDirectory, familyGo, geneTrees } = w["family-tables"];
   const { profiles } = w.profiles;

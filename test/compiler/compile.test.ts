@@ -13,7 +13,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { compileRelease } from "../../release-compiler/compile.js";
 import { runTasksSideBySide } from "../../release-compiler/task-processes.js";
 import { RELATION_PARTS } from "../../release-compiler/tasks.js";
-import { ANNOTATION_TABLES_STAGE, HOG_INDEX_STAGE, PROTEIN_TABLES_STAGE, PUT_RELATIONS_TOGETHER, relationsPartStage } from "../../release-compiler/write/release.js";
+import { ANNOTATION_TABLES_STAGE, HOG_INDEX_STAGE, HOG_LISTS_STAGE, INDEXES_STAGE, PROTEIN_TABLES_STAGE, PUT_RELATIONS_TOGETHER, relationsPartStage } from "../../release-compiler/write/release.js";
 import { InputRejected } from "../../release-compiler/problems.js";
 import { simulateRelease } from "../../release-compiler/simulate/simulate.js";
 import { folderFiles } from "../../release-compiler/local/r2-loader.js";
@@ -186,7 +186,7 @@ describe("npm run compile", () => {
     expect([apart.stats.sideBySide, together.stats.sideBySide]).toEqual([true, false]);
     expect(releaseFiles(apart.outDir)).toEqual(releaseFiles(together.outDir));
     const parts = Array.from({ length: RELATION_PARTS }, (_, i) => relationsPartStage(i + 1));
-    for (const stage of ["pairwise relations", ...parts, PUT_RELATIONS_TOGETHER, "write group, family and pair directory tables", ANNOTATION_TABLES_STAGE, PROTEIN_TABLES_STAGE, "write sequence index", "write cross-reference search", "write the other tables and indexes", HOG_INDEX_STAGE, "the tasks side by side"]) {
+    for (const stage of ["pairwise relations", ...parts, PUT_RELATIONS_TOGETHER, "write group, family and pair directory tables", ANNOTATION_TABLES_STAGE, PROTEIN_TABLES_STAGE, "write sequence index", "write cross-reference search", HOG_LISTS_STAGE, INDEXES_STAGE, HOG_INDEX_STAGE, "the tasks side by side"]) {
       expect(lines.filter((line) => line.startsWith(`${stage}: `)), stage).toHaveLength(1);
     }
     expect(lines.filter((line) => line.includes("finished by an earlier run"))).toEqual([]);

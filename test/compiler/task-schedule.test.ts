@@ -45,8 +45,8 @@ describe("tasks side by side within the memory budget", () => {
       expect(residentOf(name, scale), name).toBeGreaterThan(residentOf(name, { ...scale, bytes: scale.bytes / 3 }));
       expect(residentOf(name, { bytes: 0, genomes: 0 }), name).toBeGreaterThan(0);
     }
-    // Measured at 1M: the annotation tables and the protein table 1.5 GB each, the indexes 2.0 GB, the HOG index 1.1 GB; expected with a margin.
-    for (const [name, measured] of [["annotation-tables", 1.46], ["protein-tables", 1.45], ["indexes", 1.99], ["hog-index", 1.1]] as const) {
+    // Measured at 1M: the annotation tables and the protein table 1.5 GB each, the HOG lists 1.1 GB, the indexes 1.7 GB, the HOG index 1.1 GB; expected with a margin.
+    for (const [name, measured] of [["annotation-tables", 1.46], ["protein-tables", 1.45], ["hog-lists", 1.1], ["indexes", 1.67], ["hog-index", 1.1]] as const) {
       expect(residentOf(name, scale) / GB, name).toBeGreaterThan(measured);
       expect(residentOf(name, scale) / GB, name).toBeLessThan(measured * 1.5);
     }
@@ -116,8 +116,8 @@ describe("tasks side by side within the memory budget", () => {
       expect(heapOf(name, GB / 4, scale), name).toBe(heapOf(name, 4 * GB, scale));
       expect(heapOf(name, 4 * GB, scale), name).toBeGreaterThan(heapOf(name, 4 * GB, { ...scale, bytes: scale.bytes / 3 }));
     }
-    // At a million proteins the indexes ran as fast with a heap of 2,400 MB as with 3,584 (peak 2.45 against 2.96 GB); with 1,200 MB they ran out.
-    expect(heapOf("indexes", 4 * GB, scale) / MB).toBeGreaterThan(2400);
+    // At a million proteins the indexes' heap reached 1,418 MB: room to collect beyond it.
+    expect(heapOf("indexes", 4 * GB, scale) / MB).toBeGreaterThan(1418 * 1.25);
   });
 });
 
