@@ -74,9 +74,10 @@ interface TaskSpec {
  * from the proteins table, so that two one-thread tasks fit side by side in 4 GB at a million
  * proteins: the family tables hold 1.3 GB there (2.4 when they read every field), the
  * cross-reference search 1.8 (2.2), the HOG lists 1.1 and the indexes 1.7 (2.4 as one task), the
- * annotation tables and the protein table 1.5 each (2.6 as one task). A task that sorts out of core (`working`: the relations
- * parts' row engine, the sequence index's k-mer postings) also holds up to WORKING_RESIDENT of
- * the working memory it is given (measured with 2 GB and with 512 MB of it: 0.36 to 0.52).
+ * annotation tables and the protein table 1.5 each (2.6 as one task). A task that sorts out of
+ * core (`working`: the relations parts' row engine, the sequence index's k-mer postings) also
+ * holds up to WORKING_RESIDENT of the working memory it is given (measured with 2 GB and with
+ * 512 MB of it: 0.36 to 0.52).
  */
 export interface TaskMemory {
   base: number;

@@ -344,7 +344,8 @@ export const INDEXES_STAGE = "write the entry id, fingerprint and GO term indexe
 /**
  * The HOG lists (by level), the genome details, and what the header says of the genomes: a
  * task apart from the indexes, as it reads the families and not the cross-references (at a
- * million proteins the two together held 2.0 GB, too much to share 4 GB with another task).
+ * million proteins the two together held 2.0 GB, expected 2.5: too much to share 4 GB with
+ * another task).
  */
 export function writeHogLists({ b, packs, stage }: WriteContext) {
   const p = b.proteins;
