@@ -124,19 +124,17 @@ function frameReader(path: string, fd: number) {
   };
 }
 
+/** Makes `object[key]` a getter that computes `read()` on first use and then becomes that value (or whatever is assigned first). */
+export function lazyField(object: object, key: string, read: () => unknown): void {
+  const become = (value: unknown) => Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(object, key, { enumerable: true, configurable: true, get: () => (become(read()) as Record<string, unknown>)[key], set: become });
+}
+
 /** The value of an item: a plain object's fields as getters, read when first used; anything else read now. */
 function materialize(path: string, item: Item): unknown {
   if (item.kind === "object") {
     const out = {};
-    for (const [key, field] of item.fields) {
-      const become = (value: unknown) => Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
-      Object.defineProperty(out, key, {
-        enumerable: true,
-        configurable: true,
-        get: () => (become(materialize(path, field)) as Record<string, unknown>)[key],
-        set: become,
-      });
-    }
+    for (const [key, field] of item.fields) lazyField(out, key, () => materialize(path, field));
     return out;
   }
   const fd = openSync(path, "r");

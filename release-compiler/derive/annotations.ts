@@ -7,6 +7,7 @@ import { readObo } from "../readers/obo.js";
 import { readUniProt } from "../readers/uniprot.js";
 import { readXrefTsv } from "../readers/xrefs.js";
 import type { ProteinTable } from "./proteins.js";
+import { lazyField } from "../snapshot.js";
 import { ownString, StringPool } from "./strings.js";
 
 /** Cross-references, GO annotations and domains of every protein. */
@@ -43,10 +44,7 @@ export function annotationData(table: AnnotationTable): AnnotationData {
  */
 export function restoreAnnotations(data: AnnotationData): AnnotationTable {
   const store = new AnnotationStore(0);
-  for (const key of ["count", "xrefs", "go", "domains", "goTerms"] as const) {
-    const become = (value: unknown) => Object.defineProperty(store, key, { value, writable: true, enumerable: true, configurable: true });
-    Object.defineProperty(store, key, { enumerable: true, configurable: true, get: () => (become(data[key]) as AnnotationStore)[key], set: become });
-  }
+  for (const key of ["count", "xrefs", "go", "domains", "goTerms"] as const) lazyField(store, key, () => data[key]);
   return store;
 }
 
