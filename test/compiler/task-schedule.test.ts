@@ -28,8 +28,17 @@ describe("tasks side by side", () => {
   });
 
   it("starts a task on a few threads or one only when they are free, and none before its needs", () => {
-    expect(tasksToStart(["relations-1"], done(new Set(["derive"])), 1, 2)).toEqual([]);
+    expect(tasksToStart(["relations-1"], done(new Set()), 2, 2)).toEqual([]);
     expect(tasksToStart(["relations-1"], done(new Set(["derive"])), 2, 2)).toEqual([{ name: "relations-1", threads: 2, holds: 2, memory: 0 }]);
+    // Alone, it takes what is free, at least one thread; several ready share the free threads, each on at most its own (4).
+    expect(tasksToStart(["relations-1"], done(new Set(["derive"])), 1, 2)).toEqual([{ name: "relations-1", threads: 1, holds: 1, memory: 0 }]);
+    expect(tasksToStart([...parts], done(new Set(["derive"])), 2, 2)).toEqual([
+      { name: "relations-1", threads: 1, holds: 1, memory: 0 },
+      { name: "relations-2", threads: 1, holds: 1, memory: 0 },
+    ]);
+    expect(tasksToStart([...parts], done(new Set(["derive"])), 64, 64).map((s) => s.threads)).toEqual(parts.map(() => 4));
+    // Twelve: every thread taken, those started later on more as fewer are left to share.
+    expect(tasksToStart([...parts], done(new Set(["derive"])), 12, 12).map((s) => s.threads)).toEqual([1, 1, 1, 1, 2, 2, 2, 2]);
     expect(tasksToStart(["family-tables", "xref-search", "indexes"], done(new Set(["derive"])), 1, 2)).toEqual([{ name: "xref-search", threads: 1, holds: 1, memory: 0 }]);
   });
 });
@@ -101,6 +110,24 @@ describe("tasks side by side within the memory budget", () => {
     expect(workingMemory("sequence-index", squeezed[0].memory, scale)).toBe(GB);
     expect(tasksToStart(["derive"], done(new Set()), 2, 2, false, room(4 * GB, false))).toEqual([{ name: "derive", threads: 2, holds: 2, memory: 4 * GB }]);
     expect(tasksToStart(["derive"], done(new Set()), 2, 2, false, room(4 * GB, true))).toEqual([]);
+  });
+
+  it("shares what is free equally among the parts of the relations starting side by side, each at least its least", () => {
+    const afterDerive = done(new Set(["derive"]));
+    const least = residentOf("relations-1", scale) + LEAST_WORKING / 2;
+    // Within 4 GB at a million proteins: two parts on one thread each, half of the budget each (each at least its least).
+    const two = tasksToStart([...parts], afterDerive, 2, 2, false, room(4 * GB, false));
+    expect(two.map((s) => [s.name, s.threads, s.memory])).toEqual([
+      ["relations-1", 1, 2 * GB],
+      ["relations-2", 1, 2 * GB],
+    ]);
+    expect(2 * least).toBeLessThan(4 * GB);
+    // Where two do not fit at their least, the first takes what it can use and the second waits.
+    const one = tasksToStart([...parts], afterDerive, 2, 2, false, room(least + GB / 2, false));
+    expect(one.map((s) => [s.name, s.memory])).toEqual([["relations-1", least + GB / 2]]);
+    // With ample memory, each takes all it can use.
+    const ample = tasksToStart([...parts], afterDerive, 2, 2, false, room(64 * GB, false));
+    expect(ample.map((s) => workingMemory(s.name, s.memory, scale))).toEqual([MOST_WORKING, MOST_WORKING]);
   });
 
   it("sizes each task's heap to what it holds: derive's to the budget, the others' to their expected resident sets", () => {
