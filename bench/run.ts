@@ -47,49 +47,56 @@ async function main(): Promise<void> {
   // The Targets section reads the figures below against the issues' targets: written by hand in
   // BENCHMARKS.md after a run, and kept as it is by every run.
   const body = new Map<string, string>();
+  const section = (title: string) => (body.has(title) ? `## ${title}\n\n${body.get(title)}` : kept.get(title));
+  // Written again as each section finishes, so that a run stopped part-way (a full disk, say) keeps what it measured.
+  const write = () => {
+    const text = [
+      "# Benchmarks",
+      "",
+      `Written by \`npm run bench${values.only ? ` -- --only ${values.only}` : ""}\` on ${started.toISOString().slice(0, 10)} (sections not run keep their earlier figures; \`## Soak\` is written by \`npm run soak\`).`,
+      "",
+      `${machineLine()} Compare the ratios measured within one run.`,
+      "",
+      ...Object.values(TITLES)
+        .map(section)
+        .filter((s): s is string => s !== undefined)
+        .flatMap((s) => [s, ""]),
+    ].join("\n");
+    writeFileSync(FILE, text);
+  };
+  const measured = (title: string, markdown: string) => {
+    body.set(title, markdown);
+    write();
+    log(`BENCHMARKS.md written with ${title}`);
+  };
 
   let largest: CompileBenchmark["largest"] | undefined;
   if (only.has("compile")) {
     const compile = await compileBenchmark(log);
-    body.set(TITLES.compile, compile.markdown);
+    measured(TITLES.compile, compile.markdown);
     largest = compile.largest;
   }
-  if (only.has("workflow")) body.set(TITLES.workflow, await workflowBenchmark(log));
-  if (only.has("serve")) body.set(TITLES.serve, await serveBenchmark(log));
-  if (only.has("formats")) body.set(TITLES.formats, await formatsBenchmark(log, {}, body.get(TITLES.serve)));
-  if (only.has("at-scale")) body.set(TITLES["at-scale"], await atScaleBenchmark(log));
+  if (only.has("workflow")) measured(TITLES.workflow, await workflowBenchmark(log));
+  if (only.has("serve")) measured(TITLES.serve, await serveBenchmark(log));
+  if (only.has("formats")) measured(TITLES.formats, await formatsBenchmark(log, {}, body.get(TITLES.serve)));
+  if (only.has("at-scale")) measured(TITLES["at-scale"], await atScaleBenchmark(log));
   if (only.has("compile") || only.has("scale") || only.has("at-scale")) {
     // The projection from the 2,500-genome release when it is built (the target's shape), else
     // from the largest release the compile benchmark kept (this run's, or the last one's).
     if (!largest && existsSync(LARGEST)) largest = JSON.parse(readFileSync(LARGEST, "utf8")) as CompileBenchmark["largest"];
     const basis = (await atScaleBasis()) ?? largest;
     if (!basis) throw new Error(`no release to project from: run npm run bench -- --only at-scale (or compile) first`);
-    body.set(TITLES.scale, await scaleProjection(basis.dir, basis));
+    measured(TITLES.scale, await scaleProjection(basis.dir, basis));
   }
-  if (only.has("downloads")) body.set(TITLES.downloads, await downloadsBenchmark(log));
-  if (only.has("search")) body.set(TITLES.search, await searchBenchmark({ genomes: 25, families: 1500, seed: 5, queries: 100 }, log));
+  if (only.has("downloads")) measured(TITLES.downloads, await downloadsBenchmark(log));
+  if (only.has("search")) measured(TITLES.search, await searchBenchmark({ genomes: 25, families: 1500, seed: 5, queries: 100 }, log));
 
-  const section = (title: string) => (body.has(title) ? `## ${title}\n\n${body.get(title)}` : kept.get(title));
   if (only.has("costs")) {
     // From the sections as they now stand (this run's or the file's), and the demo as npm start builds it.
     const current = new Map(Object.values(TITLES).flatMap((t) => (section(t) ? [[t, section(t)!] as [string, string]] : [])));
     const costs = await costsSection(current, await ensureDemoRelease());
-    body.set(TITLES.costs, costs.slice(costs.indexOf("\n") + 1).trimStart());
+    measured(TITLES.costs, costs.slice(costs.indexOf("\n") + 1).trimStart());
   }
-  const text = [
-    "# Benchmarks",
-    "",
-    `Written by \`npm run bench${values.only ? ` -- --only ${values.only}` : ""}\` on ${started.toISOString().slice(0, 10)} (sections not run keep their earlier figures; \`## Soak\` is written by \`npm run soak\`).`,
-    "",
-    `${machineLine()} Compare the ratios measured within one run.`,
-    "",
-    ...Object.values(TITLES)
-      .map(section)
-      .filter((s): s is string => s !== undefined)
-      .flatMap((s) => [s, ""]),
-  ].join("\n");
-  writeFileSync(FILE, text);
-  log("BENCHMARKS.md written");
 }
 
 main().catch((error) => {
