@@ -1,8 +1,8 @@
 /**
- * Rows too many to hold in memory (every directed relation, every k-mer posting) go through
- * DuckDB (@duckdb/node-api): appended in column batches to a table of a database file in the
- * work folder, then read back sorted, by the same task (k-mer postings) or by a later one that
- * opens the file read-only (the relations, which the derive task keeps for the relations task).
+ * Rows too many to hold in memory (every relation of the release, appended once and read back
+ * in both directions: Mirror) go through DuckDB (@duckdb/node-api): appended in column batches
+ * to a table of a database file in the work folder, then read back sorted by a later task that
+ * opens the file read-only (the derive task keeps it for the relations parts).
  * DuckDB sorts on `threads` threads and out of
  * core: past its memory limit it spills to a scratch folder, so a release of any size sorts
  * within the compile's memory budget. Callers that know how their rows spread over the first
@@ -65,9 +65,22 @@ export interface Engine {
 export interface SortedRows {
   /**
    * The rows ordered by the `orderBy` columns, all of them or those whose first `orderBy`
-   * column is in [from, to), in batches whose arrays are reused (copy what you keep).
+   * column is in [from, to), in batches whose arrays are reused (copy what you keep); with
+   * `mirror`, each row of the table read twice, as it is and mirrored.
    */
-  sorted(orderBy: string[], range?: { from: number; to: number }): AsyncGenerator<{ count: number; columns: Column[] }>;
+  sorted(orderBy: string[], range?: { from: number; to: number }, mirror?: Mirror): AsyncGenerator<{ count: number; columns: Column[] }>;
+}
+
+/**
+ * A table of symmetric rows held once (a relation of a and b, not also of b and a): read back,
+ * each row also comes mirrored, its two `swap` columns exchanged and its `map` column's value v
+ * replaced by `map.to[v]` (a relation's type seen from the other side). Appending each row once
+ * halves what the appenders write (at a million proteins they took 7.8 s of each pair worker's
+ * 20.8), and the sort reads the mirrored rows from the same table.
+ */
+export interface Mirror {
+  swap: [string, string];
+  map?: { column: string; to: readonly number[] };
 }
 
 export interface RowTable extends SortedRows {
@@ -118,7 +131,7 @@ export async function openEngine({ database, spill, memoryBytes, threads, readOn
   return {
     rowsPerRange: Math.max(1, Math.floor(memoryBytes / SORT_BYTES_PER_ROW)),
     table: (name, columns) => createTable(connection, name, columns),
-    existingTable: (name, columns) => ({ sorted: (orderBy, range) => readSorted(connection, parts.map((part) => `${part}${name}`), columns, orderBy, range) }),
+    existingTable: (name, columns) => ({ sorted: (orderBy, range, mirror) => readSorted(connection, parts.map((part) => `${part}${name}`), columns, orderBy, range, mirror) }),
     close() {
       connection.closeSync();
       instance.closeSync();
@@ -184,9 +197,9 @@ async function createTable(connection: DuckDBConnection, name: string, spec: Rec
       }
     },
     close: finish,
-    sorted(orderBy, range) {
+    sorted(orderBy, range, mirror) {
       finish();
-      return readSorted(connection, [name], spec, orderBy, range);
+      return readSorted(connection, [name], spec, orderBy, range, mirror);
     },
     async drop() {
       if (!closed) appender.closeSync();
@@ -205,11 +218,25 @@ async function* readSorted(
   spec: Record<string, ColumnKind>,
   orderBy: string[],
   range?: { from: number; to: number },
+  mirror?: Mirror,
 ): AsyncGenerator<{ count: number; columns: Column[] }> {
   const names = Object.keys(spec);
   const kinds = Object.values(spec);
-  const where = range ? ` WHERE ${orderBy[0]} >= ${range.from} AND ${orderBy[0]} < ${range.to}` : "";
-  const from = tables.map((table) => `SELECT ${names.join(", ")} FROM ${table}${where}`).join(" UNION ALL ");
+  const where = (column: string) => (range ? ` WHERE ${column} >= ${range.from} AND ${column} < ${range.to}` : "");
+  const selects = tables.map((table) => `SELECT ${names.join(", ")} FROM ${table}${where(orderBy[0])}`);
+  if (mirror) {
+    const [a, b] = mirror.swap;
+    // The mirrored row's value of each column: the swapped columns exchanged, the mapped one looked up (DuckDB's lists count from 1).
+    const mirrored = names.map((c, i) => {
+      if (c === a || c === b) return `${c === a ? b : a} AS ${c}`;
+      if (c === mirror.map?.column) return `CAST([${mirror.map.to.join(", ")}][${c} + 1] AS ${TYPES[kinds[i]]}) AS ${c}`;
+      return c;
+    });
+    // The range is on the first ordering column as read: a mirrored row's comes from its swapped partner.
+    const source = orderBy[0] === a ? b : orderBy[0] === b ? a : orderBy[0];
+    selects.push(...tables.map((table) => `SELECT ${mirrored.join(", ")} FROM ${table}${where(source)}`));
+  }
+  const from = selects.join(" UNION ALL ");
   const result = await connection.stream(`SELECT ${names.join(", ")} FROM (${from}) ORDER BY ${orderBy.join(", ")}`);
   let out = kinds.map((k) => new ARRAYS[k](BATCH));
   for (;;) {

@@ -11,7 +11,7 @@
 import { HOMEOLOG, isOrthologType, REL_TYPES } from "../../release-format/format.js";
 import type { PairRow as PairInput } from "../inputs.js";
 import type { Problems } from "../problems.js";
-import { sortRanges, type ColumnKind, type Engine, type RowTable, type SortedRows } from "../engine.js";
+import { sortRanges, type ColumnKind, type Engine, type Mirror, type RowTable, type SortedRows } from "../engine.js";
 import type { FamilyBuild } from "./hogs.js";
 import { threadsAlways } from "../workers.js";
 import { deriveFamilyPairsInWorkers, memberPairs, WORKER_ALIGNED_PAIRS_FROM, WORKER_PAIRS_FROM } from "./pair-workers.js";
@@ -48,6 +48,9 @@ export interface StoredRelations {
 }
 
 export const RELATIONS_TABLE = "relations";
+
+/** A relation's row seen from its other protein: the entries exchanged, the type mirrored (one-to-many is many-to-one). */
+export const RELATION_MIRROR: Mirror = { swap: ["entry1", "entry2"], map: { column: "code", to: MIRROR } };
 
 /** The columns of the relations table. */
 export function relationColumns(measured: boolean): Record<string, ColumnKind> {
@@ -247,11 +250,14 @@ function differentSubgenomes(context: RelationContext, a: number, b: number): bo
 }
 
 /**
- * Both directions of every relation, as rows of the engine's `relations` table: entry1,
- * entry2, type code, then distance and score when measured (on this thread, or on a pair
- * worker into its own table).
+ * Every relation, as a row of the engine's `relations` table: entry1, entry2, type code, then
+ * distance and score when measured (on this thread, or on a pair worker into its own table).
+ * A relation is appended once, in the direction found, and read back in both (RELATION_MIRROR);
+ * the counts are of both directions, the rows read back.
  */
 export class RelationRows {
+  /** Rows read back: both directions of every relation. */
+  private directed = 0;
   /** Rows per genome of entry1, to size each genome's arrays when it is read back. */
   readonly perGenome: Float64Array;
   readonly mainPerGenome: Float64Array;
@@ -267,19 +273,20 @@ export class RelationRows {
   }
 
   add(a: number, b: number, code: number, distance = NaN, score = NaN): void {
-    this.put(a, b, code, distance, score);
-    this.put(b, a, MIRROR[code], distance, score);
+    this.table.append(a, b, code, distance, score);
+    this.count(a, b);
+    this.count(b, a);
   }
 
-  private put(a: number, b: number, code: number, distance: number, score: number): void {
-    this.table.append(a, b, code, distance, score);
+  private count(a: number, b: number): void {
+    this.directed++;
     this.perGenome[this.genomeOf(a)]++;
     if (this.isMain(a) && this.isMain(b)) this.mainPerGenome[this.genomeOf(a)]++;
   }
 
   finish(measured: boolean): StoredRelations {
     this.table.close();
-    return { count: this.table.rows, measured, perGenome: this.perGenome, mainPerGenome: this.mainPerGenome, parts: [] };
+    return { count: this.directed, measured, perGenome: this.perGenome, mainPerGenome: this.mainPerGenome, parts: [] };
   }
 }
 
@@ -329,7 +336,7 @@ export function readRelations(
       };
       yield* complete();
       for (const range of entryRanges) {
-        for await (const { count, columns } of table.sorted(["entry1", "entry2"], range)) {
+        for await (const { count, columns } of table.sorted(["entry1", "entry2"], range, RELATION_MIRROR)) {
           const [entry1, entry2, code, distance, score] = columns;
           for (let r = 0; r < count; r++) {
             rel.first[entry1[r] - rel.firstEntry + 1]++;

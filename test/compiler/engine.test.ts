@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { FamilyBuild } from "../../release-compiler/derive/hogs.js";
 import { deriveFamilyPairsInWorkers } from "../../release-compiler/derive/pair-workers.js";
 import { familyPairs } from "../../release-compiler/derive/pairs.js";
-import { deriveRelations, readRelations, relationColumns, RELATIONS_TABLE } from "../../release-compiler/derive/relations.js";
+import { deriveRelations, readRelations, relationColumns, RELATION_MIRROR, RELATIONS_TABLE } from "../../release-compiler/derive/relations.js";
 import { openEngine, type Engine } from "../../release-compiler/engine.js";
 import { Problems } from "../../release-compiler/problems.js";
 import { scratchFolder } from "../../release-compiler/scratch.js";
@@ -54,6 +54,25 @@ describe("the row engine", () => {
     expected.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
     expect(back).toEqual(expected);
     expect(() => rows.append(1, 2)).toThrow(/append after close\(\) or sorted\(\)/);
+  });
+
+  it("reads a table of symmetric rows held once in both directions, mirrored rows swapped and mapped, within a range of the first key", async () => {
+    const rows = await (await engine()).table("m", { a: "int32", b: "int32", code: "uint8", x: "float64" });
+    for (const row of [[1, 5, 1, 0.5], [2, 3, 0, NaN], [4, 1, 2, 2], [2, 2, 3, 1]] as const) rows.append(...row);
+    const mirror = { swap: ["a", "b"] as [string, string], map: { column: "code", to: [0, 2, 1, 3] } };
+    const read = async (range?: { from: number; to: number }) => {
+      const back: number[][] = [];
+      for await (const { count, columns } of rows.sorted(["a", "b"], range, mirror)) for (let r = 0; r < count; r++) back.push(columns.map((c) => c[r]));
+      return back;
+    };
+    expect(await read({ from: 1, to: 3 })).toEqual([
+      [1, 4, 1, 2], // (4, 1) seen from 1: one-to-many becomes many-to-one
+      [1, 5, 1, 0.5],
+      [2, 2, 3, 1], // a row of a protein with itself, in both directions
+      [2, 2, 3, 1],
+      [2, 3, 0, NaN],
+    ]);
+    expect((await read()).map(([a, b]) => `${a}-${b}`)).toEqual(["1-4", "1-5", "2-2", "2-2", "2-3", "3-2", "4-1", "5-1"]);
   });
 
   it("sorts more rows than its memory limit holds, spilling to its folder", async () => {
@@ -207,7 +226,7 @@ describe("family pairs on worker threads", () => {
       engines.push(reader);
       const got: string[] = [];
       let measured = 0;
-      for await (const { count: n, columns } of reader.existingTable(RELATIONS_TABLE, relationColumns(true)).sorted(["entry1", "entry2"])) {
+      for await (const { count: n, columns } of reader.existingTable(RELATIONS_TABLE, relationColumns(true)).sorted(["entry1", "entry2"], undefined, RELATION_MIRROR)) {
         for (let r = 0; r < n; r++) {
           got.push(`${columns[0][r]}-${columns[1][r]}-${columns[2][r]}`);
           if (columns[4][r] > 0 && !Number.isNaN(columns[3][r])) measured++;
