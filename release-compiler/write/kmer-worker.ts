@@ -6,6 +6,6 @@ export const serve: TaskServer<KmerTask, KmerPostings, KmerPoolData> = (data) =>
   const find = kmerFinder(data);
   return (task) => {
     const found = find(task);
-    return { result: found, transfer: [found.codes.buffer as ArrayBuffer, found.entries.buffer as ArrayBuffer] };
+    return { result: found, transfer: [found.packed.buffer as ArrayBuffer] };
   };
 };

@@ -13,7 +13,7 @@
  * 2,500-genome compile (183 s; BENCHMARKS.md, "At 2,500 genomes").
  */
 import { KMER_ALPHABET, type KmerShard, type SequenceIndexRef } from "../../release-format/format.js";
-import { forEachKmer, kmerCodes, KMER_LENGTH } from "../../release-format/kmers.js";
+import { kmerCodes, KMER_LENGTH } from "../../release-format/kmers.js";
 import { writeVarint } from "../../release-format/varint.js";
 import { sortRanges } from "../engine.js";
 import { runTasksInOrder } from "../workers.js";
@@ -23,15 +23,20 @@ import type { PackWriter, TreeWriter } from "./packs.js";
 /** Target size of a shard: one read of a query k-mer. */
 export const SEQUENCE_SHARD_BYTES = 64 * 1024;
 
-/** Proteins whose k-mers one task finds. */
-const KMER_TASK_ENTRIES = 4096;
+/**
+ * Proteins whose k-mers one task finds: a task's posting is one 32-bit number, its code (22
+ * bits: KMER_CODES < 2^22) above its protein's place in the task (ENTRY_BITS), so a posting is
+ * sorted, moved and sent as one number rather than two.
+ */
+const ENTRY_BITS = 10;
+const KMER_TASK_ENTRIES = 1 << ENTRY_BITS;
 
 /**
- * Bytes a posting holds: kept from the counting pass, its code and entry as they arrive and its
- * entry placed; found again in a pass over a range of codes, its entry placed alone (a task's
- * postings in flight are a few MB, whatever the release's size).
+ * Bytes a posting holds: kept from the counting pass, as it arrives and its entry placed; found
+ * again in a pass over a range of codes, its entry placed alone (a task's postings in flight are
+ * a few MB, whatever the release's size).
  */
-const KEPT_BYTES_PER_POSTING = 12;
+const KEPT_BYTES_PER_POSTING = 8;
 const RANGE_BYTES_PER_POSTING = 4;
 
 /**
@@ -47,11 +52,17 @@ export interface KmerTask {
   postings: boolean;
 }
 
-/** The (code, entry) postings of a task's proteins in its code range, each code once per entry (empty when not asked for). */
+/**
+ * The postings of a task's proteins in its code range, each code once per entry (empty when not
+ * asked for): `(code − from) × KMER_TASK_ENTRIES + (entry − firstEntry)` each, ascending.
+ */
 export interface KmerPostings {
-  codes: Int32Array;
-  entries: Int32Array;
+  packed: Uint32Array;
 }
+
+/** The code (counted from the task's `from`) and the place in its task of a packed posting (KmerPostings). */
+export const postedCode = (posting: number): number => posting >>> ENTRY_BITS;
+export const postedEntry = (posting: number): number => posting & (KMER_TASK_ENTRIES - 1);
 
 /**
  * What the k-mer finders of a counting pass share: per-code counts of postings, one row of
@@ -121,20 +132,20 @@ export function kmerFinder({ counts }: KmerPoolData): (task: KmerTask) => KmerPo
   };
   return ({ firstEntry, sequences, from, to, postings }) => {
     if (counts) countKmers(firstEntry, sequences, counts);
-    if (!postings) return { codes: new Int32Array(0), entries: new Int32Array(0) };
+    if (!postings) return { packed: new Uint32Array(0) };
+    if (sequences.length > KMER_TASK_ENTRIES || to - from > 2 ** (32 - ENTRY_BITS)) throw new RangeError("k-mer finder: a task beyond what a packed posting holds");
     const bound = sequences.reduce((n, s) => n + Math.max(0, s.length - KMER_LENGTH + 1), 0);
-    const found = new Int32Array(bound);
-    const entries = new Int32Array(bound);
+    const found = new Uint32Array(bound);
     let n = 0;
-    sequences.forEach((sequence, i) => {
-      const entry = firstEntry + i;
-      forEachKmer(sequence, (code) => {
-        if (code < from || code >= to) return; // outside the pass
-        entries[n] = entry;
-        found[n++] = code;
-      });
-    });
-    return byCode(found.subarray(0, n), entries.subarray(0, n));
+    for (let i = 0; i < sequences.length; i++) {
+      if (codes.length < sequences[i].length) codes = new Int32Array(2 * sequences[i].length);
+      const k = kmerCodes(sequences[i], codes);
+      for (let j = 0; j < k; j++) {
+        const code = codes[j];
+        if (code >= from && code < to) found[n++] = (code - from) * KMER_TASK_ENTRIES + i;
+      }
+    }
+    return { packed: byCode(found.subarray(0, n)) };
   };
 }
 
@@ -151,39 +162,28 @@ function countDistinct(codes: Int32Array, n: number, entry: number, lastEntry: I
 /** Bits of a code sorted in one radix pass: two passes cover every code. */
 const RADIX_BITS = 11;
 const RADIX_MASK = (1 << RADIX_BITS) - 1;
-if (KMER_CODES > 2 ** (2 * RADIX_BITS)) throw new Error("k-mer codes need more radix passes");
+if (KMER_CODES > 2 ** (2 * RADIX_BITS) || 2 * RADIX_BITS + ENTRY_BITS > 32) throw new Error("k-mer codes need more radix passes");
 
 /**
- * Postings in entry order, stably sorted by code (a least-significant-digit radix sort, two
- * passes) and each (code, entry) kept once, in arrays of their own.
+ * Packed postings in entry order, stably sorted by code (a least-significant-digit radix sort of
+ * the code's bits, two passes) so ascending, and each kept once.
  */
-function byCode(codes: Int32Array, entries: Int32Array): KmerPostings {
-  const n = codes.length;
-  let fromCodes: Int32Array = codes;
-  let fromEntries: Int32Array = entries;
-  let toCodes: Int32Array = new Int32Array(n);
-  let toEntries: Int32Array = new Int32Array(n);
+function byCode(postings: Uint32Array): Uint32Array {
+  const n = postings.length;
+  let from: Uint32Array = postings;
+  let to: Uint32Array = new Uint32Array(n);
   const starts = new Uint32Array(RADIX_MASK + 2);
-  for (const shift of [0, RADIX_BITS]) {
+  for (const shift of [ENTRY_BITS, ENTRY_BITS + RADIX_BITS]) {
     starts.fill(0);
-    for (let i = 0; i < n; i++) starts[((fromCodes[i] >>> shift) & RADIX_MASK) + 1]++;
+    for (let i = 0; i < n; i++) starts[((from[i] >>> shift) & RADIX_MASK) + 1]++;
     for (let b = 1; b < starts.length; b++) starts[b] += starts[b - 1];
-    for (let i = 0; i < n; i++) {
-      const at = starts[(fromCodes[i] >>> shift) & RADIX_MASK]++;
-      toCodes[at] = fromCodes[i];
-      toEntries[at] = fromEntries[i];
-    }
-    [fromCodes, toCodes] = [toCodes, fromCodes];
-    [fromEntries, toEntries] = [toEntries, fromEntries];
+    for (let i = 0; i < n; i++) to[starts[(from[i] >>> shift) & RADIX_MASK]++] = from[i];
+    [from, to] = [to, from];
   }
   // A k-mer repeated within a protein: the same code and entry, adjacent now.
   let kept = 0;
-  for (let i = 0; i < n; i++) {
-    if (kept && fromCodes[i] === toCodes[kept - 1] && fromEntries[i] === toEntries[kept - 1]) continue;
-    toCodes[kept] = fromCodes[i];
-    toEntries[kept++] = fromEntries[i];
-  }
-  return { codes: toCodes.slice(0, kept), entries: toEntries.slice(0, kept) };
+  for (let i = 0; i < n; i++) if (kept === 0 || from[i] !== to[kept - 1]) to[kept++] = from[i];
+  return to.slice(0, kept);
 }
 
 export async function writeSequenceIndex(
@@ -239,8 +239,11 @@ export async function writeSequenceIndex(
     for (let c = from; c < to; c++) start[c - from + 1] = start[c - from] + perCode[c];
     const cursor = start.slice(0, to - from);
     const entries = new Int32Array(start[to - from]);
-    const place = (found: KmerPostings) => {
-      for (let k = 0; k < found.codes.length; k++) entries[cursor[found.codes[k] - from]++] = found.entries[k];
+    // Tasks come in entry order, each a run of KMER_TASK_ENTRIES entries from the first.
+    let firstEntry = 1;
+    const place = ({ packed }: KmerPostings) => {
+      for (let k = 0; k < packed.length; k++) entries[cursor[postedCode(packed[k])]++] = firstEntry + postedEntry(packed[k]);
+      firstEntry += KMER_TASK_ENTRIES;
     };
     if (kept) kept.forEach(place);
     else await pass(from, to, true, place);

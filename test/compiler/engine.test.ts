@@ -58,7 +58,8 @@ describe("the row engine", () => {
 
   it("reads a table of symmetric rows held once in both directions, mirrored rows swapped and mapped, within a range of the first key", async () => {
     const rows = await (await engine()).table("m", { a: "int32", b: "int32", code: "uint8", x: "float64" });
-    for (const row of [[1, 5, 1, 0.5], [2, 3, 0, NaN], [4, 1, 2, 2], [2, 2, 3, 1]] as const) rows.append(...row);
+    const held: Array<[number, number, number, number]> = [[1, 5, 1, 0.5], [2, 3, 0, NaN], [4, 1, 2, 2], [2, 2, 3, 1]];
+    for (const row of held) rows.append(...row);
     const mirror = { swap: ["a", "b"] as [string, string], map: { column: "code", to: [0, 2, 1, 3] } };
     const read = async (range?: { from: number; to: number }) => {
       const back: number[][] = [];

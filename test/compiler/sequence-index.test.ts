@@ -17,7 +17,7 @@ describe("the sequence index", () => {
     const letters = "ACDEFGHIKLMNPQRSTVWYX";
     let seed = 7;
     const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-    // More proteins than one k-mer task takes (4,096).
+    // More proteins than one k-mer task takes (1,024).
     const sequences = Array.from({ length: 9_000 }, () =>
       Array.from({ length: 20 + Math.floor(random() * 100) }, () => letters[Math.floor(random() * letters.length)]).join(""),
     );
@@ -51,7 +51,7 @@ describe("the sequence index", () => {
     const finders = [kmerFinder({ counts }), kmerFinder({ counts })];
     sequences.forEach((sequence, i) => {
       const found = finders[i % 2]({ firstEntry: i + 1, sequences: [sequence], from: 0, to: KMER_CODES, postings: false });
-      expect(found.codes.length).toBe(0);
+      expect(found.packed.length).toBe(0);
     });
     const want = new Map<number, number>();
     for (const sequence of sequences) {
