@@ -1,7 +1,7 @@
 /**
  * A worker thread of pair-workers.ts: derives the pairs of the batches of families it is sent
- * (forEachFamilyPair), aligns them with `--align-pairs`, and appends both directions of each
- * as rows of the relations table in its own database file (RelationRows). Once told to finish,
+ * (forEachFamilyPair), aligns them with `--align-pairs`, and appends each once as a row of
+ * the relations table in its own database file (RelationRows). Once told to finish,
  * it closes the file and posts back how many rows it holds, per genome.
  */
 import { basename } from "node:path";

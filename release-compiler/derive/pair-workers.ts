@@ -1,6 +1,6 @@
 /**
  * The pairs of the HOG families derived on `jobs` worker threads (pair-worker.ts), with
- * `--align-pairs` aligned there too, and appended there as relation rows (both directions)
+ * `--align-pairs` aligned there too, and appended there as relation rows (each once)
  * into a database file of each worker's own (workerFile): appending to the row engine is
  * most of this work, DuckDB appends on the thread that calls it, and one engine per worker on
  * one thread of its own appends side by side (measured: two workers append 50 M rows in half

@@ -1,9 +1,10 @@
 /**
  * The release's pairwise relations: orthologs between genomes, close paralogs and
  * homoeologs within one. They come from a pairs file when the release has one, else from
- * the HOGs; each relation is kept in both directions with the type seen from its first
+ * the HOGs; each relation is read in both directions, with the type seen from its first
  * protein. There can be ~10^9 of them, so they go into a table of the row engine
- * (engine.ts), which sorts them by (entry1, entry2) out of core; they are read back a
+ * (engine.ts), once each, and it sorts them in both directions (RELATION_MIRROR) by
+ * (entry1, entry2) out of core; they are read back a
  * genome (of the first protein) at a time. With several jobs the family pairs are derived
  * and appended on worker threads, each into a database file of its own (pair-workers.ts):
  * appending is most of the work, and DuckDB appends on the calling thread.
@@ -33,9 +34,10 @@ export interface GenomeRelations {
 }
 
 /**
- * Every directed relation as deriveRelations leaves them: rows of the engine's `relations`
- * table (RELATION_COLUMNS, with distance and score when measured), in the database file of
- * the task that derived them, and how many there are per genome of the first protein.
+ * Every relation as deriveRelations leaves them: rows of the engine's `relations` table, each
+ * once (relationColumns, with distance and score when measured), in the database file of the
+ * task that derived them, and how many directed rows they read back as per genome of the first
+ * protein.
  */
 export interface StoredRelations {
   count: number;
