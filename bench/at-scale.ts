@@ -93,36 +93,32 @@ async function compileMeasured(out: string, flags: string[], log: (line: string)
 }
 
 /**
- * Simulates and compiles the release unless built already with these settings and this format;
- * then, once per such release, compiles it again with one job beside it, compares the two and
- * removes the second (the disk holds two releases of this size and a compile's scratch).
+ * Simulates and compiles the release unless built already with these settings and this format,
+ * with one job and then with two, and compares the two by their manifests (which name every
+ * pack by the hash of its bytes): the one-job release goes once its manifest is read, so the
+ * disk holds one release of this size beside a compile's scratch, not two (stop 43's run, which
+ * kept the first for the second, ran out of disk). The two-job release is kept and served.
  */
 async function ensureRelease(log: (line: string) => void): Promise<Stamp> {
   const stampFile = resolve(RELEASE, "at-scale.json");
   const settings = stampSettings();
-  let stamp: Stamp | undefined;
   if (existsSync(stampFile)) {
     const kept = JSON.parse(readFileSync(stampFile, "utf8")) as Stamp;
-    if (JSON.stringify(kept.settings) === JSON.stringify(settings)) stamp = kept;
+    if (JSON.stringify(kept.settings) === JSON.stringify(settings) && kept.oneJob) return kept;
   }
-  if (!stamp) {
-    if (!existsSync(resolve(INPUT, "release.json"))) {
-      log(`simulating ${AT_SCALE.genomes} genomes × ${AT_SCALE.families} families (~4 min)…`);
-      await simulateRelease({ out: INPUT, ...AT_SCALE });
-    }
-    // The old release goes first: the disk holds one release of this size beside the compile's scratch, not two.
-    rmSync(RELEASE, { recursive: true, force: true });
-    stamp = { settings, compile: await compileMeasured(RELEASE, COMPILE_FLAGS, log) };
-    writeFileSync(stampFile, JSON.stringify(stamp));
+  if (!existsSync(resolve(INPUT, "release.json"))) {
+    log(`simulating ${AT_SCALE.genomes} genomes × ${AT_SCALE.families} families (~4 min)…`);
+    await simulateRelease({ out: INPUT, ...AT_SCALE });
   }
-  if (!stamp.oneJob) {
-    const oneJob = `${RELEASE}-jobs1`;
-    const figures = await compileMeasured(oneJob, ONE_JOB_FLAGS, log);
-    const identical = readFileSync(resolve(oneJob, "manifest.json")).equals(readFileSync(resolve(RELEASE, "manifest.json")));
-    rmSync(oneJob, { recursive: true, force: true });
-    stamp = { ...stamp, oneJob: { ...figures, identical } };
-    writeFileSync(stampFile, JSON.stringify(stamp));
-  }
+  rmSync(RELEASE, { recursive: true, force: true });
+  const oneJob = `${RELEASE}-jobs1`;
+  const oneJobFigures = await compileMeasured(oneJob, ONE_JOB_FLAGS, log);
+  const oneJobManifest = readFileSync(resolve(oneJob, "manifest.json"));
+  rmSync(oneJob, { recursive: true, force: true });
+  const compile = await compileMeasured(RELEASE, COMPILE_FLAGS, log);
+  const identical = oneJobManifest.equals(readFileSync(resolve(RELEASE, "manifest.json")));
+  const stamp: Stamp = { settings, compile, oneJob: { ...oneJobFigures, identical } };
+  writeFileSync(stampFile, JSON.stringify(stamp));
   return stamp;
 }
 
