@@ -80,6 +80,7 @@ export interface SortedRows {
  */
 export interface Mirror {
   swap: [string, string];
+  /** `to` covers every value the column holds (a value beyond it would read back as NULL, which the batches do not carry). */
   map?: { column: string; to: readonly number[] };
 }
 

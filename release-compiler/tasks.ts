@@ -254,9 +254,9 @@ export interface MemoryRoom {
  * and holds the threads that were free. Waiting for all of them left a core idle for as long
  * as the longest one-thread task ran on the other (30 of the 130 s of a million proteins' tasks).
  *
- * Tasks on a few threads (the relations parts) ready together share the free threads, each on
- * at least one and at most its own: with two jobs, two parts side by side on one thread each
- * rather than one on both. A part keeps its second thread only ~45% busy (its main thread
+ * Tasks on a few threads (the relations parts) ready together, as many as the budget holds,
+ * share the free threads, each on at least one and at most its own: with two jobs, two parts
+ * side by side on one thread each rather than one on both. A part keeps its second thread only ~45% busy (its main thread
  * waits on the row engine's sort and its packing workers): measured at a million proteins,
  * two parts took 5.2 s each on two threads one after the other, 9.5 s side by side on one.
  *
@@ -272,10 +272,15 @@ export function tasksToStart(waiting: TaskName[], isDone: (name: TaskName) => bo
   let running = room?.running ?? false;
   const ready = (name: TaskName) => TASKS[name].needs.every(isDone);
   const aFew = (name: TaskName) => typeof TASKS[name].threads === "number" && (TASKS[name].threads as number) > 1;
+  /** The least memory a task starts with: its expected resident set, and the least working memory of one that sorts. */
+  const leastOf = (name: TaskName, scale: DerivedScale) => residentOf(name, scale) + (TASKS[name].memory?.working ? WORKING_RESIDENT * LEAST_WORKING : 0);
   for (const name of [...waiting]) {
     if (!ready(name)) continue;
-    // The tasks on a few threads ready now, this one among them, which share the free threads.
-    const kin = aFew(name) ? waiting.filter((other) => aFew(other) && ready(other)).length : 1;
+    // The tasks on a few threads ready now, this one among them, which share the free threads:
+    // as many as what is free of the budget holds at their least (at 2,500 genomes, one part at a
+    // time within 4 GB, on two threads rather than one).
+    const readyKin = aFew(name) ? waiting.filter((other) => aFew(other) && ready(other)).length : 1;
+    const kin = room && aFew(name) ? Math.max(1, Math.min(readyKin, Math.floor(memoryFree / leastOf(name, room.scale)))) : readyKin;
     const threads = aFew(name) ? Math.min(threadsOf(name, jobs), Math.max(1, Math.floor(free / kin))) : threadsOf(name, jobs);
     const everyThread = TASKS[name].threads === "all";
     const holds = everyThread ? free : threads;
@@ -288,7 +293,7 @@ export function tasksToStart(waiting: TaskName[], isDone: (name: TaskName) => bo
     } else if (room) {
       const resident = residentOf(name, room.scale);
       const sorts = TASKS[name].memory?.working === true;
-      const least = resident + (sorts ? WORKING_RESIDENT * LEAST_WORKING : 0);
+      const least = leastOf(name, room.scale);
       if (least > memoryFree && running) continue;
       // It and those of its kind that get threads beside it, as many as what is free holds at their least.
       const shares = Math.max(1, Math.min(1 + Math.min(kin - 1, Math.floor((free - holds) / threads)), Math.floor(memoryFree / least)));

@@ -125,6 +125,11 @@ describe("tasks side by side within the memory budget", () => {
     // Where two do not fit at their least, the first takes what it can use and the second waits.
     const one = tasksToStart([...parts], afterDerive, 2, 2, false, room(least + GB / 2, false));
     expect(one.map((s) => [s.name, s.memory])).toEqual([["relations-1", least + GB / 2]]);
+    // Where one fits at its least, it runs alone on every thread it can use rather than on its share (at 2,500 genomes within 4 GB).
+    const wide = { ...scale, genomes: 2500 };
+    expect(2 * residentOf("relations-1", wide)).toBeGreaterThan(4 * GB);
+    const alone = tasksToStart([...parts], afterDerive, 2, 2, false, { free: 4 * GB, running: false, scale: wide });
+    expect(alone.map((s) => [s.name, s.threads, s.memory])).toEqual([["relations-1", 2, 4 * GB]]);
     // With ample memory, each takes all it can use.
     const ample = tasksToStart([...parts], afterDerive, 2, 2, false, room(64 * GB, false));
     expect(ample.map((s) => workingMemory(s.name, s.memory, scale))).toEqual([MOST_WORKING, MOST_WORKING]);
