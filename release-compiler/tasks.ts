@@ -256,9 +256,10 @@ export interface MemoryRoom {
  *
  * Tasks on a few threads (the relations parts) ready together, as many as the budget holds,
  * share the free threads, each on at least one and at most its own: with two jobs, two parts
- * side by side on one thread each rather than one on both. A part keeps its second thread only ~45% busy (its main thread
- * waits on the row engine's sort and its packing workers): measured at a million proteins,
- * two parts took 5.2 s each on two threads one after the other, 9.5 s side by side on one.
+ * side by side on one thread each rather than one on both. A part keeps its second thread
+ * only ~45% busy (its main thread waits on the row engine's sort and its packing workers):
+ * measured at a million proteins, two parts took 5.2 s each on two threads one after the
+ * other, 9.5 s side by side on one.
  *
  * With a memory budget (`room`), a task also waits until its expected resident set fits in what
  * is free of it (with LEAST_WORKING for a task that sorts out of core), unless no task runs: a
@@ -295,8 +296,8 @@ export function tasksToStart(waiting: TaskName[], isDone: (name: TaskName) => bo
       const sorts = TASKS[name].memory?.working === true;
       const least = leastOf(name, room.scale);
       if (least > memoryFree && running) continue;
-      // It and those of its kind that get threads beside it, as many as what is free holds at their least.
-      const shares = Math.max(1, Math.min(1 + Math.min(kin - 1, Math.floor((free - holds) / threads)), Math.floor(memoryFree / least)));
+      // It and those of its kind that get threads beside it (kin counts only those what is free holds at their least).
+      const shares = 1 + Math.min(kin - 1, Math.floor((free - holds) / threads));
       memory = Math.ceil(sorts ? Math.min(Math.max(memoryFree / shares, least), resident + WORKING_RESIDENT * MOST_WORKING) : resident);
     }
     if (room) {

@@ -119,6 +119,11 @@ export const KMER_CODES = KMER_ALPHABET.length ** KMER_LENGTH;
 export function kmerFinder({ counts }: KmerPoolData): (task: KmerTask) => KmerPostings {
   let own: { row: Uint32Array; lastEntry: Int32Array } | undefined;
   let codes = new Int32Array(1024);
+  /** The k-mer codes of a sequence, into `codes` (grown when short): how many. */
+  const kmersOf = (sequence: string): number => {
+    if (codes.length < sequence.length) codes = new Int32Array(2 * sequence.length);
+    return kmerCodes(sequence, codes);
+  };
   const countKmers = (firstEntry: number, sequences: string[], pass: KmerCounts) => {
     if (!own) {
       const r = Atomics.add(new Int32Array(pass.next), 0, 1);
@@ -126,8 +131,8 @@ export function kmerFinder({ counts }: KmerPoolData): (task: KmerTask) => KmerPo
       own = { row: new Uint32Array(pass.shared, 4 * KMER_CODES * r, KMER_CODES), lastEntry: new Int32Array(KMER_CODES) };
     }
     for (let i = 0; i < sequences.length; i++) {
-      if (codes.length < sequences[i].length) codes = new Int32Array(2 * sequences[i].length);
-      countDistinct(codes, kmerCodes(sequences[i], codes), firstEntry + i, own.lastEntry, own.row);
+      const n = kmersOf(sequences[i]); // first: it may grow `codes`
+      countDistinct(codes, n, firstEntry + i, own.lastEntry, own.row);
     }
   };
   return ({ firstEntry, sequences, from, to, postings }) => {
@@ -138,8 +143,7 @@ export function kmerFinder({ counts }: KmerPoolData): (task: KmerTask) => KmerPo
     const found = new Uint32Array(bound);
     let n = 0;
     for (let i = 0; i < sequences.length; i++) {
-      if (codes.length < sequences[i].length) codes = new Int32Array(2 * sequences[i].length);
-      const k = kmerCodes(sequences[i], codes);
+      const k = kmersOf(sequences[i]);
       for (let j = 0; j < k; j++) {
         const code = codes[j];
         if (code >= from && code < to) found[n++] = (code - from) * KMER_TASK_ENTRIES + i;

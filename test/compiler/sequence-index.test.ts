@@ -45,8 +45,8 @@ describe("the sequence index", () => {
   });
 
   it("counts each distinct k-mer of each protein once, over the rows of several finders, and refuses a finder beyond the rows", () => {
-    // Repeats within a protein (AAAAAAA…, a period of 3), k-mers broken by X; the proteins counted by two finders in turn.
-    const sequences = ["AAAAAAAAAAAA", "ACDACDACDACDACD", "MKVLAXGHKLMNPQ", "MKVLAGHKLMNPQACDEF", "ACDEFGHIKLMNPQRSTVWY"];
+    // Repeats within a protein (AAAAAAA…, a period of 3), k-mers broken by X, a protein longer than a finder's first buffer of codes; the proteins counted by two finders in turn.
+    const sequences = ["AAAAAAAAAAAA", "ACDACDACDACDACD", "MKVLAXGHKLMNPQ", "MKVLAGHKLMNPQACDEF", "ACDEFGHIKLMNPQRSTVWY", "WYVTSRQPNMLKIHGFEDCA".repeat(80)];
     const counts = kmerCounts(2);
     const finders = [kmerFinder({ counts }), kmerFinder({ counts })];
     sequences.forEach((sequence, i) => {
