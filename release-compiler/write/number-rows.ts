@@ -22,7 +22,8 @@ export const NUMBER_BYTES = 9;
  * reserve is caught when the row ends (numberRowChunks).
  */
 export class NumberWriter extends GrowingBytes {
-  private view: DataView;
+  /** A DataView of `values`' buffer (replaced when `values` grows). */
+  view: DataView;
 
   constructor(initialBytes = 64 * 1024) {
     super(initialBytes);
@@ -52,43 +53,52 @@ export class NumberWriter extends GrowingBytes {
 
   /** A number as msgpackr writes it; NaN as nil (a missing distance or score). */
   numberOrNull(value: number): void {
-    const bytes = this.values;
-    if (value >>> 0 === value) {
-      // With records on, 0x40–0x7f name records: msgpackr writes those values as uint8.
-      if (value < 0x40) bytes[this.length++] = value;
-      else if (value < 0x100) {
-        bytes[this.length++] = 0xcc;
-        bytes[this.length++] = value;
-      } else if (value < 0x10000) {
-        bytes[this.length++] = 0xcd;
-        this.view.setUint16(this.length, value);
-        this.length += 2;
-      } else {
-        bytes[this.length++] = 0xce;
-        this.view.setUint32(this.length, value);
-        this.length += 4;
-      }
-    } else if (value >> 0 === value) {
-      if (value >= -0x20) bytes[this.length++] = 0x100 + value;
-      else if (value >= -0x80) {
-        bytes[this.length++] = 0xd0;
-        bytes[this.length++] = value + 0x100;
-      } else if (value >= -0x8000) {
-        bytes[this.length++] = 0xd1;
-        this.view.setInt16(this.length, value);
-        this.length += 2;
-      } else {
-        bytes[this.length++] = 0xd2;
-        this.view.setInt32(this.length, value);
-        this.length += 4;
-      }
-    } else if (value !== value) bytes[this.length++] = 0xc0; // NaN
-    else {
-      bytes[this.length++] = 0xcb;
-      this.view.setFloat64(this.length, value);
-      this.length += 8;
-    }
+    this.length = writeNumber(this.values, this.view, this.length, value);
   }
+}
+
+/**
+ * `value` as NumberWriter.numberOrNull writes it, into `bytes` (and `view`, a DataView of its
+ * buffer) at `at`, within what a row reserved: returns where it ends. For the hottest loops,
+ * which keep the place in a local variable rather than in the writer (a fifth of their time).
+ */
+export function writeNumber(bytes: Uint8Array, view: DataView, at: number, value: number): number {
+  if (value >>> 0 === value) {
+    // With records on, 0x40–0x7f name records: msgpackr writes those values as uint8.
+    if (value < 0x40) bytes[at++] = value;
+    else if (value < 0x100) {
+      bytes[at++] = 0xcc;
+      bytes[at++] = value;
+    } else if (value < 0x10000) {
+      bytes[at++] = 0xcd;
+      view.setUint16(at, value);
+      at += 2;
+    } else {
+      bytes[at++] = 0xce;
+      view.setUint32(at, value);
+      at += 4;
+    }
+  } else if (value >> 0 === value) {
+    if (value >= -0x20) bytes[at++] = 0x100 + value;
+    else if (value >= -0x80) {
+      bytes[at++] = 0xd0;
+      bytes[at++] = value + 0x100;
+    } else if (value >= -0x8000) {
+      bytes[at++] = 0xd1;
+      view.setInt16(at, value);
+      at += 2;
+    } else {
+      bytes[at++] = 0xd2;
+      view.setInt32(at, value);
+      at += 4;
+    }
+  } else if (value !== value) bytes[at++] = 0xc0; // NaN
+  else {
+    bytes[at++] = 0xcb;
+    view.setFloat64(at, value);
+    at += 8;
+  }
+  return at;
 }
 
 /** The bytes of `{ firstRow, rows }` up to its rows, which packChunk writes last. */

@@ -138,7 +138,7 @@ export async function writeRelationsPart({ b, packs, stage, jobs, derived, engin
       relations,
       {
         genomes: b.species.length,
-        genome: shared(Int32Array, p.genome),
+        genomeFirstEntry: shared(Int32Array, [...p.genomeFirstEntry, p.count + 1]),
         isMain: shared(Uint8Array, p.isMain.map(Number)),
         group: shared(Int32Array, b.group),
         groupCount: b.groups.length,

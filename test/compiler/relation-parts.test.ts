@@ -50,34 +50,41 @@ describe("runs of genomes for the parts", () => {
   });
 });
 
-/** Random directed relations among `genomes` genomes of `size` proteins each, every entry's sorted by partner. */
-function randomRelations(genomes: number, size: number, seed: number) {
+/**
+ * Random directed relations among genomes of `sizes` proteins each (some may be empty), every
+ * entry's sorted by partner, and the genome of each entry.
+ */
+function randomRelations(sizes: number[], seed: number) {
   const random = seededRandom(seed);
-  const count = genomes * size;
+  const genomes = sizes.length;
+  const genomeFirstEntry = Int32Array.from({ length: genomes + 1 }, (_, g) => 1 + sizes.slice(0, g).reduce((a, b) => a + b, 0));
+  const count = genomeFirstEntry[genomes] - 1;
+  const genomeOf = Int32Array.from({ length: count }, (_, i) => sizes.findIndex((_, g) => i + 1 < genomeFirstEntry[g + 1]));
   const proteins: RelationProteins = {
     genomes,
-    genome: Int32Array.from({ length: count }, (_, i) => Math.floor(i / size)),
+    genomeFirstEntry,
     isMain: Uint8Array.from({ length: count }, () => (random() < 0.8 ? 1 : 0)),
     group: Int32Array.from({ length: count }, () => (random() < 0.3 ? 0 : 1 + Math.floor(random() * 6))),
     groupCount: 6,
   };
   const byGenome: GenomeRelations[] = [];
   for (let g = 0; g < genomes; g++) {
+    const size = sizes[g];
     const first = [0];
     const entry2: number[] = [];
     const code: number[] = [];
     for (let k = 0; k < size; k++) {
       const partners = [...new Set(Array.from({ length: Math.floor(random() * 8) }, () => 1 + Math.floor(random() * count)))]
-        .filter((e) => e !== g * size + k + 1)
+        .filter((e) => e !== genomeFirstEntry[g] + k)
         .sort((a, b) => a - b);
       for (const e of partners) {
         entry2.push(e);
-        code.push(proteins.genome[e - 1] === g ? 4 : Math.floor(random() * 4));
+        code.push(genomeOf[e - 1] === g ? 4 : Math.floor(random() * 4));
       }
       first.push(entry2.length);
     }
     byGenome.push({
-      firstEntry: g * size + 1,
+      firstEntry: genomeFirstEntry[g],
       first: Int32Array.from(first),
       entry2: Int32Array.from(entry2),
       code: Uint8Array.from(code),
@@ -88,7 +95,7 @@ function randomRelations(genomes: number, size: number, seed: number) {
   // Rows between main isoforms per genome: where each genome's pairs rows start.
   const mainPerGenome = byGenome.map((rel) => {
     let n = 0;
-    for (let k = 0; k < size; k++) {
+    for (let k = 0; k + 1 < rel.first.length; k++) {
       if (!proteins.isMain[rel.firstEntry + k - 1]) continue;
       for (let r = rel.first[k]; r < rel.first[k + 1]; r++) n += proteins.isMain[rel.entry2[r] - 1];
     }
@@ -100,7 +107,7 @@ function randomRelations(genomes: number, size: number, seed: number) {
       yield* byGenome.slice(from, to);
     },
   });
-  return { proteins, perGenome: byGenome.map((rel) => rel.entry2.length), mainPerGenome, build };
+  return { proteins, genomeOf, perGenome: byGenome.map((rel) => rel.entry2.length), mainPerGenome, build };
 }
 
 /** Every chunk of a tree whose root lists its chunks, as stored. */
@@ -114,8 +121,10 @@ describe("the relation tables put together from parts", () => {
   const layout = { relationsChunkBytes: 96, pairsChunkBytes: 128 };
 
   it("hold the chunks, pair directory, genes with relations and close groups of the tables written in one part", async () => {
-    const genomes = 7;
-    const { proteins, perGenome, mainPerGenome, build } = randomRelations(genomes, 9, 3);
+    // Genomes of several sizes, two of them empty (the partners' genomes are found along the genomes' first entries).
+    const sizes = [9, 4, 0, 12, 1, 0, 9, 7];
+    const genomes = sizes.length;
+    const { proteins, genomeOf, perGenome, mainPerGenome, build } = randomRelations(sizes, 3);
     const write = async (dir: string, parts: number) => {
       const written = [];
       for (const { from, to } of relationParts(perGenome, parts)) {
@@ -123,7 +132,7 @@ describe("the relation tables put together from parts", () => {
         const firstPairRow = mainPerGenome.slice(0, from).reduce((a, b) => a + b, 0);
         written.push(await writeRelationPart(packWriter(dir), build(from, to), proteins, layout, 1, { from, to, firstPairRow }));
       }
-      return putRelationPartsTogether(packWriter(dir), written, { genomes, proteins: proteins.genome.length, groupCount: proteins.groupCount });
+      return putRelationPartsTogether(packWriter(dir), written, { genomes, proteins: genomeOf.length, groupCount: proteins.groupCount });
     };
     const oneDir = mkdtempSync(join(tmpdir(), "orth-relation-parts-"));
     const one = await write(oneDir, 1);
@@ -157,6 +166,23 @@ describe("the relation tables put together from parts", () => {
     }
     for (let g = 1; g <= proteins.groupCount; g++) expect(closeGroupsOf(one.closeGroups, g), `group ${g}`).toEqual([...hits[g]].sort((x, y) => y[1] - x[1] || x[0] - y[0]));
     expect(one.closeGroups.group.length).toBeGreaterThan(proteins.groupCount);
+    // Per genome pair, as counted here: the pairs rows (relations between main isoforms), and the genes with a relation into the other genome.
+    const pairCount = new Int32Array(genomes * genomes);
+    const withRelations = new Int32Array(genomes * genomes);
+    for await (const rel of build(0, genomes).genomes()) {
+      for (let k = 0; k + 1 < rel.first.length; k++) {
+        const entry = rel.firstEntry + k;
+        const into = new Set<number>();
+        for (let r = rel.first[k]; r < rel.first[k + 1]; r++) {
+          const pair = genomeOf[entry - 1] * genomes + genomeOf[rel.entry2[r] - 1];
+          into.add(pair);
+          if (proteins.isMain[entry - 1] && proteins.isMain[rel.entry2[r] - 1]) pairCount[pair]++;
+        }
+        for (const pair of into) withRelations[pair]++;
+      }
+    }
+    expect(one.pairCount).toEqual(pairCount);
+    expect(one.withRelations).toEqual(withRelations);
     // The pair directory: each genome pair's rows follow the one before's, over every pairs row.
     expect(one.pairStart).toHaveLength(genomes * genomes);
     one.pairStart.forEach((start, k) => expect(start).toBe(k ? one.pairStart[k - 1] + one.pairCount[k - 1] : 0));
@@ -165,14 +191,14 @@ describe("the relation tables put together from parts", () => {
 
   it("refuses parts that do not follow one another", async () => {
     const genomes = 4;
-    const { proteins, perGenome, mainPerGenome, build } = randomRelations(genomes, 6, 8);
+    const { proteins, genomeOf, perGenome, mainPerGenome, build } = randomRelations([6, 6, 6, 6], 8);
     const dir = mkdtempSync(join(tmpdir(), "orth-relation-parts-"));
     const [a, b] = relationParts(perGenome, 2);
     expect(a.to).toBeGreaterThan(0);
     expect(b.to).toBeGreaterThan(b.from);
     const first = await writeRelationPart(packWriter(dir), build(a.from, a.to), proteins, layout, 1, { ...a, firstPairRow: 0 });
     const offBy = await writeRelationPart(packWriter(dir), build(b.from, b.to), proteins, layout, 1, { ...b, firstPairRow: mainPerGenome.slice(0, b.from).reduce((x, y) => x + y, 0) + 1 });
-    const p = { genomes, proteins: proteins.genome.length, groupCount: proteins.groupCount };
+    const p = { genomes, proteins: genomeOf.length, groupCount: proteins.groupCount };
     expect(() => putRelationPartsTogether(packWriter(dir), [first, offBy], p)).toThrow(/starts at pairs row/);
     expect(() => putRelationPartsTogether(packWriter(dir), [first], p)).toThrow(`the parts end at genome ${a.to} of ${genomes}`);
     expect(() => putRelationPartsTogether(packWriter(dir), [offBy], p)).toThrow(`a part starts at genome ${b.from}, where genome 0 was next`);
