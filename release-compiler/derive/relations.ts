@@ -22,15 +22,20 @@ const CODE = new Map<string, number>(REL_TYPES.map((t, i) => [t, i]));
 /** Mirrored type code, seen from the other protein (`1:n` ↔ `m:1`). */
 const MIRROR = [0, 2, 1, 3, 4, 5];
 
-/** The directed relations of one genome's proteins, sorted by (entry1, entry2); distance and score are NaN when unknown. */
+/**
+ * The directed relations of one genome's proteins, sorted by (entry1, entry2). Distance and
+ * score (NaN when unknown) only where the release's relations are measured (`--align-pairs`):
+ * without, every one is unknown, and two arrays of NaN were a third of what a relations part
+ * filled, posted to its workers and collected.
+ */
 export interface GenomeRelations {
   firstEntry: number;
   /** Relations of entry e are the index range [first[e - firstEntry], first[e - firstEntry + 1]). */
   first: Int32Array;
   entry2: Int32Array;
   code: Uint8Array;
-  distance: Float64Array;
-  score: Float64Array;
+  distance?: Float64Array;
+  score?: Float64Array;
 }
 
 /**
@@ -325,7 +330,7 @@ export function readRelations(
     async *genomes() {
       if (from >= to) return;
       let g = from;
-      let rel = emptyRelations(genomeFirstEntry[g], genomeSize[g], perGenome[g]);
+      let rel = emptyRelations(genomeFirstEntry[g], genomeSize[g], perGenome[g], measured);
       let at = 0;
       // Genome g is complete once every one of its rows is in; genomes with none are yielded empty.
       const complete = async function* () {
@@ -333,7 +338,7 @@ export function readRelations(
           yield finishRelations(rel);
           g++;
           at = 0;
-          if (g < to) rel = emptyRelations(genomeFirstEntry[g], genomeSize[g], perGenome[g]);
+          if (g < to) rel = emptyRelations(genomeFirstEntry[g], genomeSize[g], perGenome[g], measured);
         }
       };
       yield* complete();
@@ -345,8 +350,8 @@ export function readRelations(
             rel.entry2[at] = entry2[r];
             rel.code[at] = code[r];
             if (measured) {
-              rel.distance[at] = distance[r];
-              rel.score[at] = score[r];
+              rel.distance![at] = distance[r];
+              rel.score![at] = score[r];
             }
             at++;
             if (at === perGenome[g]) yield* complete();
@@ -359,14 +364,13 @@ export function readRelations(
 }
 
 /** Arrays for one genome's `rows` relations; `first` counts rows per entry until finishRelations. */
-function emptyRelations(firstEntry: number, size: number, rows: number): GenomeRelations {
+function emptyRelations(firstEntry: number, size: number, rows: number, measured: boolean): GenomeRelations {
   return {
     firstEntry,
     first: new Int32Array(size + 1),
     entry2: new Int32Array(rows),
     code: new Uint8Array(rows),
-    distance: new Float64Array(rows).fill(NaN),
-    score: new Float64Array(rows).fill(NaN),
+    ...(measured ? { distance: new Float64Array(rows), score: new Float64Array(rows) } : {}),
   };
 }
 

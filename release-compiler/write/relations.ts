@@ -183,7 +183,7 @@ export async function writeRelationPart(
     module: new URL("./relation-worker.ts", import.meta.url),
     jobs,
     workerData: { proteins: p, layout },
-    transfer: ({ rel }) => [rel.first, rel.entry2, rel.code, rel.distance, rel.score].map((a) => a.buffer as ArrayBuffer),
+    transfer: ({ rel }) => [rel.first, rel.entry2, rel.code, rel.distance, rel.score].flatMap((a) => (a ? [a.buffer as ArrayBuffer] : [])),
   });
   if (done !== to - from) throw new Error(`relations: part of genomes ${from}–${to - 1} got ${done} genomes back from the engine`);
   const triples: number[] = [];
@@ -303,6 +303,8 @@ export function genomeRelationChunks({ rel, pairFirstRow }: GenomeRelationTask, 
   const relationRows = new NumberRowChunks(relationChunks.add, layout.relationsChunkBytes, rel.firstEntry - 1);
   const pairRows = new NumberRowChunks(pairChunks.add, layout.pairsChunkBytes, pairFirstRow);
   const size = rel.first.length - 1;
+  // Without measures, every distance and score is unknown: nil (0xc0).
+  const { distance: relDistance, score: relScore } = rel;
   const withRelations = new Int32Array(p.genomes);
   const hits: number[] = [];
   // The relations that are pairs rows (both main isoforms), and how many with each genome.
@@ -331,8 +333,13 @@ export function genomeRelationChunks({ rel, pairFirstRow }: GenomeRelationTask, 
       values[at++] = 0x94;
       at = writeNumber(values, view, at, rel.entry2[r]);
       at = writeNumber(values, view, at, rel.code[r]);
-      at = writeNumber(values, view, at, rel.distance[r]);
-      at = writeNumber(values, view, at, rel.score[r]);
+      if (relDistance && relScore) {
+        at = writeNumber(values, view, at, relDistance[r]);
+        at = writeNumber(values, view, at, relScore[r]);
+      } else {
+        values[at++] = 0xc0;
+        values[at++] = 0xc0;
+      }
     }
     row.length = at;
     relationRows.end();
@@ -371,8 +378,8 @@ export function genomeRelationChunks({ rel, pairFirstRow }: GenomeRelationTask, 
   const entry1 = new Int32Array(pairs);
   const entry2 = new Int32Array(pairs);
   const code = new Uint8Array(pairs);
-  const distance = new Float64Array(pairs);
-  const score = new Float64Array(pairs);
+  const distance = relDistance && new Float64Array(pairs);
+  const score = relScore && new Float64Array(pairs);
   for (let k = 0, i = 0; k < size; k++) {
     for (; i < pairs && pairRelations.values[i] < rel.first[k + 1]; i++) {
       const r = pairRelations.values[i];
@@ -380,8 +387,10 @@ export function genomeRelationChunks({ rel, pairFirstRow }: GenomeRelationTask, 
       entry1[to] = rel.firstEntry + k;
       entry2[to] = rel.entry2[r];
       code[to] = rel.code[r];
-      distance[to] = rel.distance[r];
-      score[to] = rel.score[r];
+      if (distance && score) {
+        distance[to] = relDistance![r];
+        score[to] = relScore![r];
+      }
     }
   }
   for (let i = 0; i < pairs; i++) {
@@ -392,8 +401,14 @@ export function genomeRelationChunks({ rel, pairFirstRow }: GenomeRelationTask, 
     at = writeNumber(values, view, at, entry1[i]);
     at = writeNumber(values, view, at, entry2[i]);
     at = writeNumber(values, view, at, code[i]);
-    at = writeNumber(values, view, at, distance[i]);
-    row.length = writeNumber(values, view, at, score[i]);
+    if (distance && score) {
+      at = writeNumber(values, view, at, distance[i]);
+      at = writeNumber(values, view, at, score[i]);
+    } else {
+      values[at++] = 0xc0;
+      values[at++] = 0xc0;
+    }
+    row.length = at;
     pairRows.end();
   }
   pairRows.flush();

@@ -164,7 +164,9 @@ describe("relations spilled by genome", () => {
       [5, 3, 3],
     ]);
     expect(Array.from(g1.first)).toEqual([0, 2, 4, 4]);
-    expect(Number.isNaN(g0.distance[0])).toBe(true);
+    // Unmeasured relations come without distances and scores (each unknown).
+    expect(g0.distance).toBeUndefined();
+    expect(g0.score).toBeUndefined();
     // Rows between main isoforms per genome: 1–4 and 1–5; 4–1 and 5–1.
     expect(Array.from(stored.mainPerGenome)).toEqual([2, 2]);
 

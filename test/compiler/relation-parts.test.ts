@@ -189,6 +189,26 @@ describe("the relation tables put together from parts", () => {
     expect(one.pairStart.at(-1)! + one.pairCount.at(-1)!).toBe(one.pairs.rows);
   });
 
+  it("write unmeasured relations (no distances nor scores) as relations whose every distance and score is unknown", async () => {
+    const sizes = [5, 0, 7, 3];
+    const { proteins, genomeOf, mainPerGenome, build } = randomRelations(sizes, 11);
+    const genomes = sizes.length;
+    const unknown = async function* (measures: boolean): AsyncGenerator<GenomeRelations> {
+      for await (const { distance, score, ...rel } of build(0, genomes).genomes()) {
+        yield measures ? { ...rel, distance: distance!.map(() => NaN), score: score!.map(() => NaN) } : rel;
+      }
+    };
+    const write = async (measures: boolean) => {
+      const dir = mkdtempSync(join(tmpdir(), "orth-relation-parts-"));
+      const part = await writeRelationPart(packWriter(dir), { count: 0, genomes: () => unknown(measures) }, proteins, layout, 1, { from: 0, to: genomes, firstPairRow: 0 });
+      const tables = putRelationPartsTogether(packWriter(dir), [part], { genomes, proteins: genomeOf.length, groupCount: proteins.groupCount });
+      return { relations: chunkBytes(dir, tables.relations.tree), pairs: chunkBytes(dir, tables.pairs.tree), rows: tables.pairs.rows };
+    };
+    const withNaN = await write(true);
+    expect(withNaN.rows).toBe(mainPerGenome.reduce((a, b) => a + b, 0));
+    expect(await write(false)).toEqual(withNaN);
+  });
+
   it("refuses parts that do not follow one another", async () => {
     const genomes = 4;
     const { proteins, genomeOf, perGenome, mainPerGenome, build } = randomRelations([6, 6, 6, 6], 8);
