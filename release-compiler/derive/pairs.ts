@@ -33,25 +33,31 @@ export function forEachFamilyPair(
   pair: (entry1: number, entry2: number, type: number) => void,
 ): void {
   const { members } = family;
-  const column = new Map<number, number>(); // genome → its column in `counts`
-  for (const m of members) if (!column.has(genomeOf(m))) column.set(genomeOf(m), column.size);
-  const row = new Map<number, number>(members.map((m, i) => [m, i]));
-  const width = column.size;
-  const counts = new Int32Array(members.length * width);
-  const countOf = (entry: number, genome: number) => counts[row.get(entry)! * width + column.get(genome)!];
-
-  forEachNodePair(family, genomeOf, subgenomeOf, (kind, x, y) => {
-    if (kind !== ORTHOLOGS) return;
-    counts[row.get(x)! * width + column.get(genomeOf(y))!]++;
-    counts[row.get(y)! * width + column.get(genomeOf(x))!]++;
+  // Members by their place in `members` (a protein is in a family once): each one's genome, and
+  // that genome's column in `counts`, in arrays rather than looked up per pair in Maps.
+  const genome = Int32Array.from(members, genomeOf);
+  const columnOf = new Map<number, number>();
+  const column = Int32Array.from(genome, (g) => {
+    let c = columnOf.get(g);
+    if (c === undefined) columnOf.set(g, (c = columnOf.size));
+    return c;
   });
-  forEachNodePair(family, genomeOf, subgenomeOf, (kind, x, y) => {
-    const [a, b] = x < y ? [x, y] : [y, x];
+  const width = columnOf.size;
+  const counts = new Int32Array(members.length * width);
+
+  forEachNodePair(family, genome, subgenomeOf, (kind, x, y) => {
+    if (kind !== ORTHOLOGS) return;
+    counts[x * width + column[y]]++;
+    counts[y * width + column[x]]++;
+  });
+  forEachNodePair(family, genome, subgenomeOf, (kind, x, y) => {
+    const a = members[x] < members[y] ? x : y;
+    const b = a === x ? y : x;
     if (kind === ORTHOLOGS) {
-      const n1 = countOf(b, genomeOf(a)); // genes of a's genome orthologous to b
-      const n2 = countOf(a, genomeOf(b)); // genes of b's genome orthologous to a
-      pair(a, b, n1 === 1 ? (n2 === 1 ? 0 : 1) : n2 === 1 ? 2 : 3);
-    } else pair(a, b, kind === PARALOGS ? CLOSE_PARALOG : HOMEOLOG);
+      const n1 = counts[b * width + column[a]]; // genes of a's genome orthologous to b
+      const n2 = counts[a * width + column[b]]; // genes of b's genome orthologous to a
+      pair(members[a], members[b], n1 === 1 ? (n2 === 1 ? 0 : 1) : n2 === 1 ? 2 : 3);
+    } else pair(members[a], members[b], kind === PARALOGS ? CLOSE_PARALOG : HOMEOLOG);
   });
 }
 
@@ -66,35 +72,49 @@ const ORTHOLOGS = 0;
 const PARALOGS = 1;
 const HOMEOLOGS = 2;
 
-/** Every related pair of members, by the kind their most recent common node makes them. */
+/**
+ * Every related pair of members, by the kind their most recent common node makes them, as
+ * places in `members` (`genome` of each). Node i covers the places [lo, hi); the parts below it
+ * are its children's ranges, then each place no child covers (a gene attached directly).
+ */
 function forEachNodePair(
   family: FamilyBuild,
-  genomeOf: (entry: number) => number,
+  genome: Int32Array,
   subgenomeOf: (entry: number) => string,
   visit: (kind: number, x: number, y: number) => void,
 ): void {
   const { nodes, members } = family;
   const children = nodes.map(() => [] as number[]);
   nodes.forEach((n, i) => n.parent >= 0 && children[n.parent].push(i));
+  const covered = new Uint8Array(members.length);
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i];
-    // The parts below this node: each child subtree, and each gene attached directly.
-    const parts: number[][] = children[i].map((c) => members.slice(nodes[c].lo, nodes[c].hi));
-    const covered = new Set(parts.flat());
-    for (const m of members.slice(node.lo, node.hi)) if (!covered.has(m)) parts.push([m]);
-    const speciesOnly =
-      node.kind === DUPLICATION && new Set(members.slice(node.lo, node.hi).map(genomeOf)).size === 1 &&
-      noSpeciationAboveSpecies(family, i, children);
-    if (node.kind !== SPECIATION && !speciesOnly) continue;
-    for (let a = 0; a < parts.length; a++) {
-      for (let b = a + 1; b < parts.length; b++) {
-        for (const x of parts[a]) {
-          for (const y of parts[b]) {
-            if (genomeOf(x) !== genomeOf(y)) {
-              if (node.kind === SPECIATION) visit(ORTHOLOGS, x, y);
-            } else if (node.kind === SPECIATION) {
-              const sx = subgenomeOf(x);
-              const sy = subgenomeOf(y);
+    const speciation = node.kind === SPECIATION;
+    if (!speciation && !(node.kind === DUPLICATION && oneGenome(genome, node.lo, node.hi) && noSpeciationAboveSpecies(family, i, children))) continue;
+    // The parts as ranges of places: [from[k], to[k]).
+    const from: number[] = [];
+    const to: number[] = [];
+    for (const c of children[i]) {
+      from.push(nodes[c].lo);
+      to.push(nodes[c].hi);
+      covered.fill(1, nodes[c].lo, nodes[c].hi);
+    }
+    for (let m = node.lo; m < node.hi; m++) {
+      if (!covered[m]) {
+        from.push(m);
+        to.push(m + 1);
+      }
+    }
+    covered.fill(0, node.lo, node.hi);
+    for (let a = 0; a < from.length; a++) {
+      for (let b = a + 1; b < from.length; b++) {
+        for (let x = from[a]; x < to[a]; x++) {
+          for (let y = from[b]; y < to[b]; y++) {
+            if (genome[x] !== genome[y]) {
+              if (speciation) visit(ORTHOLOGS, x, y);
+            } else if (speciation) {
+              const sx = subgenomeOf(members[x]);
+              const sy = subgenomeOf(members[y]);
               if (sx && sy && sx !== sy) visit(HOMEOLOGS, x, y);
             } else visit(PARALOGS, x, y);
           }
@@ -102,6 +122,12 @@ function forEachNodePair(
       }
     }
   }
+}
+
+/** Whether places [lo, hi) are all of one genome. */
+function oneGenome(genome: Int32Array, lo: number, hi: number): boolean {
+  for (let m = lo + 1; m < hi; m++) if (genome[m] !== genome[lo]) return false;
+  return true;
 }
 
 /** True when every speciation node below node i is at a species level (no lineage split below it). */
