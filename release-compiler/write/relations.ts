@@ -303,7 +303,6 @@ export function genomeRelationChunks({ rel, pairFirstRow }: GenomeRelationTask, 
   const relationRows = new NumberRowChunks(relationChunks.add, layout.relationsChunkBytes, rel.firstEntry - 1);
   const pairRows = new NumberRowChunks(pairChunks.add, layout.pairsChunkBytes, pairFirstRow);
   const size = rel.first.length - 1;
-  // Without measures, every distance and score is unknown: nil (0xc0).
   const { distance: relDistance, score: relScore } = rel;
   const withRelations = new Int32Array(p.genomes);
   const hits: number[] = [];
@@ -333,13 +332,7 @@ export function genomeRelationChunks({ rel, pairFirstRow }: GenomeRelationTask, 
       values[at++] = 0x94;
       at = writeNumber(values, view, at, rel.entry2[r]);
       at = writeNumber(values, view, at, rel.code[r]);
-      if (relDistance && relScore) {
-        at = writeNumber(values, view, at, relDistance[r]);
-        at = writeNumber(values, view, at, relScore[r]);
-      } else {
-        values[at++] = 0xc0;
-        values[at++] = 0xc0;
-      }
+      at = writeMeasures(values, view, at, relDistance, relScore, r);
     }
     row.length = at;
     relationRows.end();
@@ -401,18 +394,21 @@ export function genomeRelationChunks({ rel, pairFirstRow }: GenomeRelationTask, 
     at = writeNumber(values, view, at, entry1[i]);
     at = writeNumber(values, view, at, entry2[i]);
     at = writeNumber(values, view, at, code[i]);
-    if (distance && score) {
-      at = writeNumber(values, view, at, distance[i]);
-      at = writeNumber(values, view, at, score[i]);
-    } else {
-      values[at++] = 0xc0;
-      values[at++] = 0xc0;
-    }
-    row.length = at;
+    row.length = writeMeasures(values, view, at, distance, score, i);
     pairRows.end();
   }
   pairRows.flush();
   return { relations: relationChunks.finish(), pairs: pairChunks.finish(), pairCounts, withRelations, hits: Int32Array.from(hits) };
+}
+
+/** A relation's distance and score, the `i`th of the columns; nil (0xc0) each without measures (every one unknown). */
+function writeMeasures(values: Uint8Array, view: DataView, at: number, distance: Float64Array | undefined, score: Float64Array | undefined, i: number): number {
+  if (!distance || !score) {
+    values[at] = 0xc0;
+    values[at + 1] = 0xc0;
+    return at + 2;
+  }
+  return writeNumber(values, view, writeNumber(values, view, at, distance[i]), score[i]);
 }
 
 /**
