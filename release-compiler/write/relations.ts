@@ -154,6 +154,8 @@ export async function writeRelationPart(
   progress?: (genomesDone: number) => void,
 ): Promise<RelationPart> {
   const genomes = p.genomes;
+  // genomeRelationChunks finds each partner's genome along these: one too few would misplace rows silently.
+  if (p.genomeFirstEntry.length !== genomes + 1) throw new Error(`relations: ${p.genomeFirstEntry.length} genome first entries for ${genomes} genomes (expected ${genomes + 1})`);
   const relationTree = packs.tree<number>();
   const pairTree = packs.tree<number>();
   const pairCounts = new Int32Array((to - from) * genomes);

@@ -222,5 +222,8 @@ describe("the relation tables put together from parts", () => {
     expect(() => putRelationPartsTogether(packWriter(dir), [first, offBy], p)).toThrow(/starts at pairs row/);
     expect(() => putRelationPartsTogether(packWriter(dir), [first], p)).toThrow(`the parts end at genome ${a.to} of ${genomes}`);
     expect(() => putRelationPartsTogether(packWriter(dir), [offBy], p)).toThrow(`a part starts at genome ${b.from}, where genome 0 was next`);
+    // Proteins whose genomes' first entries do not match the genomes.
+    const short = { ...proteins, genomeFirstEntry: proteins.genomeFirstEntry.subarray(0, genomes) };
+    await expect(writeRelationPart(packWriter(dir), build(a.from, a.to), short, layout, 1, { ...a, firstPairRow: 0 })).rejects.toThrow(`${genomes} genome first entries for ${genomes} genomes`);
   });
 });
