@@ -23,8 +23,10 @@ export const BUCKET_HOST = "bucket.miniflare.invalid";
 const BUCKET_WORKER = "orth-bucket";
 
 /**
- * The bucket worker: `/list`, and `/object/<key>` for GET, HEAD, PUT and DELETE. A PUT's
- * `x-md5` is checked by R2; `x-content-type` and `x-custom-metadata` (JSON) are stored with it.
+ * The bucket worker: `/list`, and `/object/<key>` for GET, HEAD, PUT and DELETE. A PUT's body
+ * is streamed into R2 (its length is known), so sixteen 64 MiB packs in flight hold workerd at
+ * 270 MiB rather than 1 GiB; its `x-md5` is checked by R2, and `x-content-type` and
+ * `x-custom-metadata` (JSON) are stored with it.
  */
 const SCRIPT = `
 const json = (value, status = 200) => new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
@@ -51,7 +53,7 @@ export default {
           const md5 = request.headers.get("x-md5");
           const contentType = request.headers.get("x-content-type");
           const custom = request.headers.get("x-custom-metadata");
-          const object = await env.BUCKET.put(key, await request.arrayBuffer(), {
+          const object = await env.BUCKET.put(key, request.body ?? new Uint8Array(0), {
             ...(md5 ? { md5 } : {}),
             ...(contentType ? { httpMetadata: { contentType } } : {}),
             ...(custom ? { customMetadata: JSON.parse(custom) } : {}),
@@ -124,7 +126,8 @@ export function miniflareBucket(mf: Miniflare): MiniflareBucket {
     },
     async put(key, value, options = {}) {
       const body = typeof value === "string" ? new TextEncoder().encode(value) : value;
-      const headers: Record<string, string> = {};
+      // A known length lets the worker stream the body into R2 rather than hold it whole.
+      const headers: Record<string, string> = { "content-length": String(body.byteLength) };
       if (options.md5) headers["x-md5"] = options.md5;
       if (options.contentType) headers["x-content-type"] = options.contentType;
       if (options.customMetadata) headers["x-custom-metadata"] = JSON.stringify(options.customMetadata);

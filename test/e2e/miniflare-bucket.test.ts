@@ -32,6 +32,14 @@ describe("Miniflare's R2 from Node", () => {
     expect(await (await fetch(new URL("/", origin))).text()).toBe("none");
   });
 
+  it("stores an empty object, and a large one streamed through the worker, byte for byte", async () => {
+    expect(await bucket.put("empty", new Uint8Array(0))).toEqual({ size: 0, etag: md5Hex(new Uint8Array(0)) });
+    expect(new Uint8Array(await (await bucket.get("empty"))!.arrayBuffer())).toEqual(new Uint8Array(0));
+    const large = new Uint8Array(20 * 2 ** 20).map((_, i) => (i * 2654435761) >>> 24);
+    expect(await bucket.put("large", large, { md5: md5Hex(large) })).toEqual({ size: large.length, etag: md5Hex(large) });
+    expect(md5Hex(new Uint8Array(await (await bucket.get("large"))!.arrayBuffer()))).toBe(md5Hex(large));
+  });
+
   it("refuses bytes that do not match the MD5 sent with them, and stores nothing", async () => {
     await expect(bucket.put("refused", new Uint8Array([1, 2, 3]), { md5: "0".repeat(32) })).rejects.toThrow(/PUT \/object\/refused: .*MD5/i);
     expect(await bucket.head("refused")).toBeNull();
