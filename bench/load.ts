@@ -11,7 +11,6 @@ import http, { type IncomingHttpHeaders } from "node:http";
 import { cpus, totalmem } from "node:os";
 import { resolve } from "node:path";
 import { Miniflare } from "miniflare";
-import { bucketWorker, miniflareBucket, type MiniflareBucket } from "../release-compiler/local/miniflare-bucket.js";
 import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
 import { folderFiles, loadRelease } from "../release-compiler/local/r2-loader.js";
 import type { Manifest } from "../release-format/format.js";
@@ -38,8 +37,6 @@ export interface Served {
   /** `http://127.0.0.1:PORT` */
   origin: string;
   mf: Miniflare;
-  /** Its RELEASES bucket, from Node (release-compiler/local/miniflare-bucket.ts). */
-  bucket: MiniflareBucket;
   /** The workerd process serving (undefined when it could not be told apart from others). */
   pid: number | undefined;
   dispose(): Promise<void>;
@@ -63,23 +60,19 @@ export interface ServeOptions {
 export async function serveWorker(options: ServeOptions): Promise<Served> {
   const before = new Set(workerdPids());
   const mf = new Miniflare({
-    workers: [
-      {
-        modules: true,
-        ...(options.scriptPath ? { scriptPath: options.scriptPath } : { script: options.script ?? "" }),
-        compatibilityDate: COMPATIBILITY_DATE,
-        r2Buckets: ["RELEASES"],
-      },
-      bucketWorker("RELEASES"),
-    ],
+    modules: true,
+    ...(options.scriptPath ? { scriptPath: options.scriptPath } : { script: options.script ?? "" }),
+    compatibilityDate: COMPATIBILITY_DATE,
+    r2Buckets: ["RELEASES"],
     ...(options.r2Persist ? { r2Persist: options.r2Persist } : {}),
   });
   try {
     const origin = (await mf.ready).origin.replace(/\/$/, "");
-    const bucket = miniflareBucket(mf);
-    if (options.releaseDir) await loadRelease(bucket, await folderFiles(options.releaseDir), { makeCurrent: true });
+    if (options.releaseDir) {
+      await loadRelease((await mf.getR2Bucket("RELEASES")) as never, await folderFiles(options.releaseDir), { makeCurrent: true });
+    }
     const fresh = workerdPids().filter((p) => !before.has(p));
-    return { origin, mf, bucket, pid: fresh.length === 1 ? fresh[0] : undefined, dispose: () => mf.dispose() };
+    return { origin, mf, pid: fresh.length === 1 ? fresh[0] : undefined, dispose: () => mf.dispose() };
   } catch (error) {
     await mf.dispose();
     throw error;

@@ -11,7 +11,6 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Miniflare } from "miniflare";
 import { compileRelease } from "../release-compiler/compile.js";
-import { bucketWorker, miniflareBucket } from "../release-compiler/local/miniflare-bucket.js";
 import { folderFiles, loadRelease } from "../release-compiler/local/r2-loader.js";
 import { Rng } from "../release-compiler/simulate/rng.js";
 import { simulateRelease } from "../release-compiler/simulate/simulate.js";
@@ -76,11 +75,9 @@ export async function searchBenchmark(options: SearchBenchOptions, log: (line: s
   const xrefGrams = tree("xrefSearch.grams");
   const xrefBytes = xrefRows.bytes + xrefGrams.bytes;
 
-  const mf = new Miniflare({
-    workers: [{ modules: true, scriptPath: resolve(OUT, "worker/index.js"), compatibilityDate: "2026-04-26", r2Buckets: ["RELEASES"] }, bucketWorker("RELEASES")],
-  });
+  const mf = new Miniflare({ modules: true, scriptPath: resolve(OUT, "worker/index.js"), compatibilityDate: "2026-04-26", r2Buckets: ["RELEASES"] });
   try {
-    await loadRelease(miniflareBucket(mf), await folderFiles(releaseDir), { makeCurrent: true });
+    await loadRelease((await mf.getR2Bucket("RELEASES")) as never, await folderFiles(releaseDir), { makeCurrent: true });
     const base = `${(await mf.ready).origin}/api`;
     const rnd = random(options.seed);
     const pick = () => sequences[Math.floor(rnd() * sequences.length)];

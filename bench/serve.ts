@@ -499,8 +499,9 @@ export async function serveBenchmark(log: (line: string) => void, options: Serve
   const floorMixWarm: Sample[] = [];
   const startFloor = async () => {
     const served = await serveWorker({ script: FLOOR_WORKER });
+    const floorBucket = await served.mf.getR2Bucket("RELEASES");
     for (const [i, r] of rendered.entries()) {
-      await served.bucket.put(`floor/${i}`, new Uint8Array(r.body), { contentType: r.type, customMetadata: { status: String(r.status) } });
+      await floorBucket.put(`floor/${i}`, new Uint8Array(r.body), { httpMetadata: { contentType: r.type }, customMetadata: { status: String(r.status) } });
     }
     return served;
   };

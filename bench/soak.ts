@@ -138,7 +138,7 @@ const CONTROL_WORKER = `export default {
 export async function memoryControl(seconds: number, connections: number): Promise<NonNullable<MemoryFigures["control"]>> {
   const served = await serveWorker({ script: CONTROL_WORKER });
   try {
-    await served.bucket.put("control", new Uint8Array(Buffer.from(JSON.stringify({ control: "x".repeat(2000) }))));
+    await (await served.mf.getR2Bucket("RELEASES")).put("control", new Uint8Array(Buffer.from(JSON.stringify({ control: "x".repeat(2000) }))));
     let answered = 0;
     const watch = watchMemory(served.pid, Math.min(5000, Math.max(500, (seconds * 1000) / 20)), () => answered);
     const result = await runLoad({

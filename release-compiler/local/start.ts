@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   claimState(state, port, releaseDir);
   const local = await openLocalState(state);
   try {
-    const loaded = await loadRelease(local.bucket, await folderFiles(releaseDir), { makeCurrent: false });
+    const loaded = await loadRelease(local.bucket as never, await folderFiles(releaseDir), { makeCurrent: false });
     // Current the way `npm run publish` makes a release current, recorded in the history rollback walks.
     await makeCurrent(local.store, loaded.name);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);

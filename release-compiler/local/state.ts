@@ -12,8 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Miniflare } from "miniflare";
-import { bucketWorker, miniflareBucket, type MiniflareBucket } from "./miniflare-bucket.js";
-import { r2Store, type ReleaseStore } from "./store.js";
+import { r2Store, type R2BucketLike, type ReleaseStore } from "./store.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 export const DEFAULT_PORT = 8787;
@@ -78,8 +77,13 @@ export function claimState(state: string, port: string, release: string): () => 
 }
 
 /** The local R2 bucket of a state, through Miniflare, as wrangler dev reads it. */
-export async function openLocalState(state: string): Promise<{ bucket: MiniflareBucket; store: ReleaseStore; dispose(): Promise<void> }> {
-  const mf = new Miniflare({ workers: [bucketWorker(LOCAL_BUCKET)], r2Persist: resolve(state, "v3/r2") });
-  const bucket = miniflareBucket(mf);
+export async function openLocalState(state: string): Promise<{ bucket: R2BucketLike; store: ReleaseStore; dispose(): Promise<void> }> {
+  const mf = new Miniflare({
+    modules: true,
+    script: "export default { fetch() { return new Response(null, { status: 204 }); } }",
+    r2Buckets: { RELEASES: LOCAL_BUCKET },
+    r2Persist: resolve(state, "v3/r2"),
+  });
+  const bucket = (await mf.getR2Bucket("RELEASES")) as unknown as R2BucketLike;
   return { bucket, store: r2Store(bucket, `local state ${state}`), dispose: () => mf.dispose() };
 }

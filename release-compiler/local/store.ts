@@ -88,7 +88,7 @@ export function retrying(store: ReleaseStore, options: RetryOptions = {}): Relea
 /** MD5 (hex) of bytes, as stores report it. */
 export const md5Hex = (bytes: Uint8Array): string => createHash("md5").update(bytes).digest("hex");
 
-/** The part of an R2 bucket (a Worker binding, or Miniflare's through miniflare-bucket.ts) a store needs. */
+/** The part of an R2 bucket (a Worker binding, or Miniflare's `getR2Bucket`) a store needs. */
 export interface R2BucketLike {
   list(options: { prefix?: string; cursor?: string }): Promise<{ objects: Array<{ key: string; size: number; etag: string }>; truncated: boolean; cursor?: string }>;
   get(key: string): Promise<{ arrayBuffer(): Promise<ArrayBuffer> } | null>;

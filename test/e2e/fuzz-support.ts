@@ -10,7 +10,6 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { TestMiniflare } from "./miniflare.js";
 import { expect } from "vitest";
 import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
-import { bucketWorker, miniflareBucket } from "../../release-compiler/local/miniflare-bucket.js";
 import { folderFiles, loadRelease } from "../../release-compiler/local/r2-loader.js";
 import type { Manifest } from "../../release-format/format.js";
 import { TEST_BUILD } from "./serve.js";
@@ -32,14 +31,17 @@ export interface FuzzServer {
 export async function serveWithLog(name: string): Promise<FuzzServer> {
   let log = "";
   const mf = new TestMiniflare({
-    workers: [{ modules: true, scriptPath: resolve(TEST_BUILD, "worker/index.js"), compatibilityDate: "2026-04-26", r2Buckets: ["RELEASES"] }, bucketWorker("RELEASES")],
+    modules: true,
+    scriptPath: resolve(TEST_BUILD, "worker/index.js"),
+    compatibilityDate: "2026-04-26",
+    r2Buckets: ["RELEASES"],
     handleRuntimeStdio(stdout, stderr) {
       stdout.on("data", (d: Buffer) => (log += d.toString()));
       stderr.on("data", (d: Buffer) => (log += d.toString()));
     },
   });
   const dir = resolve(TEST_BUILD, name);
-  await loadRelease(miniflareBucket(mf), await folderFiles(dir), { makeCurrent: true });
+  await loadRelease((await mf.getR2Bucket("RELEASES")) as never, await folderFiles(dir), { makeCurrent: true });
   const { manifest } = await openReleaseFolder(dir);
   const origin = (await mf.ready).origin;
   return {

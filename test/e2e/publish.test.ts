@@ -14,8 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
 import { folderFiles } from "../../release-compiler/local/r2-loader.js";
 import { HISTORY_KEY, PublishError, currentRelease, publishRelease, rollbackRelease } from "../../release-compiler/local/publish.js";
-import { bucketWorker, miniflareBucket, type MiniflareBucket } from "../../release-compiler/local/miniflare-bucket.js";
-import { r2Store, type ReleaseStore } from "../../release-compiler/local/store.js";
+import { r2Store, type R2BucketLike, type ReleaseStore } from "../../release-compiler/local/store.js";
 import { CURRENT_RELEASE_KEY, manifestKey, packKey, type ManifestFile } from "../../release-format/format.js";
 import { openedManifest } from "../release-folder.js";
 import { TEST_BUILD } from "./serve.js";
@@ -25,26 +24,22 @@ const run = promisify(execFile);
 const [OLD, NEW] = [await openedManifest(resolve(TEST_BUILD, "sim")), await openedManifest(resolve(TEST_BUILD, "demo"))];
 
 let mf: Miniflare;
-let bucket: MiniflareBucket;
+type Bucket = Awaited<ReturnType<Miniflare["getR2Bucket"]>>;
+let bucket: Bucket;
 /** The same bucket as publishing sees it. */
 let store: ReleaseStore;
 let origin: string;
 beforeAll(async () => {
   mf = new Miniflare({
-    workers: [
-      {
-        modules: true,
-        scriptPath: resolve(TEST_BUILD, "worker/index.js"),
-        compatibilityDate: "2026-04-26",
-        r2Buckets: ["RELEASES"],
-        // Every request reads the pointer, so a switch shows at once (deployed, isolates re-read it every 30 s).
-        bindings: { RELEASE_POINTER_TTL_SECONDS: "0" },
-      },
-      bucketWorker("RELEASES"),
-    ],
+    modules: true,
+    scriptPath: resolve(TEST_BUILD, "worker/index.js"),
+    compatibilityDate: "2026-04-26",
+    r2Buckets: ["RELEASES"],
+    // Every request reads the pointer, so a switch shows at once (deployed, isolates re-read it every 30 s).
+    bindings: { RELEASE_POINTER_TTL_SECONDS: "0" },
   });
-  bucket = miniflareBucket(mf);
-  store = r2Store(bucket, "Miniflare's R2");
+  bucket = await mf.getR2Bucket("RELEASES");
+  store = r2Store(bucket as unknown as R2BucketLike, "Miniflare's R2");
   origin = (await mf.ready).origin.toString().replace(/\/$/, "");
 });
 afterAll(() => mf?.dispose());
@@ -154,7 +149,7 @@ describe("publish and rollback", () => {
       const renamed = { ...manifest, name: "Tampered.Copy" };
       writeFileSync(join(copy, "manifest.json"), JSON.stringify(renamed));
       const [victim, offset, length] = (await (await openReleaseFolder(copy)).locate(OLD.tables.proteins.tree, 0))!.ref;
-      await bucket.delete(packKey(victim));
+      await mf.getR2Bucket("RELEASES").then((b) => b.delete(packKey(victim)));
       const file = join(copy, packKey(victim));
       const bytes = readFileSync(file);
       bytes[offset + length - 1] ^= 0xff;
@@ -201,9 +196,9 @@ describe("npm run publish / npm run rollback", () => {
       expect((usage as { code: number }).code).toBe(2);
 
       // What the state now holds, read as wrangler dev reads it.
-      const reader = new Miniflare({ workers: [bucketWorker("orth-releases")], r2Persist: join(state, "v3/r2") });
+      const reader = new Miniflare({ modules: true, script: "export default {}", r2Buckets: { RELEASES: "orth-releases" }, r2Persist: join(state, "v3/r2") });
       try {
-        const r2 = miniflareBucket(reader);
+        const r2 = await reader.getR2Bucket("RELEASES");
         // The pointer holds the current release's manifest file (release-format/format.ts).
         expect(await (await r2.get(CURRENT_RELEASE_KEY))!.text()).toBe(await (await r2.get(manifestKey(OLD.name)))!.text());
       } finally {

@@ -8,7 +8,6 @@ import type { Miniflare } from "miniflare";
 import { TestMiniflare } from "./miniflare.js";
 import { afterAll, beforeAll } from "vitest";
 import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
-import { bucketWorker, miniflareBucket } from "../../release-compiler/local/miniflare-bucket.js";
 import { folderFiles, loadRelease } from "../../release-compiler/local/r2-loader.js";
 import type { Manifest } from "../../release-format/format.js";
 import { jsonClient } from "../json-client.js";
@@ -35,21 +34,16 @@ export interface ServedRelease {
  */
 export async function serveRelease(name: string, bindings: Record<string, string> = {}, { edgeCache = false } = {}): Promise<ServedRelease> {
   const options = {
-    workers: [
-      {
-        modules: true,
-        scriptPath: resolve(TEST_BUILD, "worker/index.js"),
-        compatibilityDate: "2026-04-26",
-        r2Buckets: ["RELEASES"],
-        cache: edgeCache,
-        bindings,
-      },
-      bucketWorker("RELEASES"),
-    ],
+    modules: true,
+    scriptPath: resolve(TEST_BUILD, "worker/index.js"),
+    compatibilityDate: "2026-04-26",
+    r2Buckets: ["RELEASES"],
+    cache: edgeCache,
+    bindings,
   };
   const mf = new TestMiniflare(options);
   const dir = resolve(TEST_BUILD, name);
-  await loadRelease(miniflareBucket(mf), await folderFiles(dir), { makeCurrent: true });
+  await loadRelease((await mf.getR2Bucket("RELEASES")) as never, await folderFiles(dir), { makeCurrent: true });
   const { manifest } = await openReleaseFolder(dir);
   const origin = (await mf.ready).origin;
   stalled.set(origin, {
