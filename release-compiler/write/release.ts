@@ -58,6 +58,7 @@ import type { PackWriter } from "./packs.js";
 import { LAYOUT } from "./layout.js";
 import { closeGroupsOf, putRelationPartsTogether, relationParts, writeRelationPart, type RelationPart, type RelationTables } from "./relations.js";
 import { besideOf, chunkList } from "./beside.js";
+import { slicesOf } from "../snapshot.js";
 import { writeSequenceIndex } from "./sequence-index.js";
 import { rowChunkTableWriter, tableWriter, writeHashIndex, writeHashIndexOfPairs, writeSlottedTable, writeTable } from "./tables.js";
 import { writeXrefSearch } from "./xref-search.js";
@@ -327,7 +328,7 @@ export async function writeProfiles({ b, packs, stage, jobs }: WriteContext) {
 
 export async function writeSequenceSearch({ b, packs, stage, jobs, memoryBytes }: WriteContext) {
   const p = b.proteins;
-  const sequenceIndex = await writeSequenceIndex(packs, p.count, (e) => p.sequence[e - 1], memoryBytes, jobs, stage.progress("write sequence index", p.count, "proteins"));
+  const sequenceIndex = await writeSequenceIndex(packs, p.count, () => slicesOf<string>(p, "sequence"), memoryBytes, jobs, stage.progress("write sequence index", p.count, "proteins"));
   stage.done("write sequence index");
   return { sequenceIndex };
 }

@@ -190,10 +190,28 @@ function byCode(postings: Uint32Array): Uint32Array {
   return to.slice(0, kept);
 }
 
+/** The sequences of entries 1, 2, … in order, a slice at a time (snapshot.ts, slicesOf), afresh at each call. */
+export type SequenceSlices = () => Iterable<readonly string[]>;
+
+/** The k-mers of every protein, each repeat within a protein counted: a bound on the postings. */
+export function kmerWindows(sequences: SequenceSlices): number {
+  let windows = 0;
+  for (const slice of sequences()) for (const sequence of slice) windows += Math.max(0, sequence.length - KMER_LENGTH + 1);
+  return windows;
+}
+
+/** The working memory that places every posting of a release with this many k-mer windows in one range (kmerWindows). */
+export const oneRangeBytes = (windows: number): number => windows * RANGE_BYTES_PER_POSTING;
+
+/**
+ * The index of `count` proteins' sequences. They are read afresh at each pass (`sequences`)
+ * rather than held: at a million proteins they are 440 MB, half of what the task holds besides
+ * the postings it places.
+ */
 export async function writeSequenceIndex(
   packs: PackWriter,
   count: number,
-  sequenceOf: (entry: number) => string,
+  sequences: SequenceSlices,
   memoryBytes: number,
   jobs: number,
   progress?: (entriesDone: number) => void,
@@ -202,10 +220,19 @@ export async function writeSequenceIndex(
   // asked for, and every posting counted into `counts`, if given.
   const pass = (from: number, to: number, postings: boolean, take: (found: KmerPostings) => void, counts?: KmerCounts) => {
     function* tasks(): Generator<KmerTask> {
-      for (let first = 1; first <= count; first += KMER_TASK_ENTRIES) {
-        const sequences = Array.from({ length: Math.min(KMER_TASK_ENTRIES, count - first + 1) }, (_, i) => sequenceOf(first + i));
-        yield { firstEntry: first, sequences, from, to, postings };
+      let batch: string[] = [];
+      let firstEntry = 1;
+      for (const slice of sequences()) {
+        for (const sequence of slice) {
+          batch.push(sequence);
+          if (batch.length < KMER_TASK_ENTRIES) continue;
+          yield { firstEntry, sequences: batch, from, to, postings };
+          firstEntry += batch.length;
+          batch = [];
+        }
       }
+      if (batch.length) yield { firstEntry, sequences: batch, from, to, postings };
+      if (firstEntry - 1 + batch.length !== count) throw new Error(`sequence index: ${firstEntry - 1 + batch.length} sequences for ${count} proteins`);
     }
     const workerData: KmerPoolData = { counts };
     return runTasksInOrder(tasks(), take, { module: new URL("./kmer-worker.ts", import.meta.url), jobs, workerData });
@@ -213,8 +240,7 @@ export async function writeSequenceIndex(
 
   // Counted in a first pass; a release whose postings fit the budget keeps them from it, the
   // others find each range's again in a pass of its own.
-  let bound = 0;
-  for (let e = 1; e <= count; e++) bound += Math.max(0, sequenceOf(e).length - KMER_LENGTH + 1);
+  const bound = kmerWindows(sequences);
   const kept: KmerPostings[] | undefined = bound * KEPT_BYTES_PER_POSTING <= memoryBytes ? [] : undefined;
   // A row of counts for this thread and each worker thread.
   const counts = kmerCounts(jobs + 1);
@@ -237,12 +263,18 @@ export async function writeSequenceIndex(
   let placed = 0;
   // Kept postings are placed as one range; the others a range of codes at a time, as many as the budget holds.
   const perRange = kept ? Math.max(1, total) : Math.max(1, Math.floor(memoryBytes / RANGE_BYTES_PER_POSTING));
-  for (const { from, to } of sortRanges(perCode, perRange)) {
+  const ranges = sortRanges(perCode, perRange);
+  // One array for every range's entries, as long as the longest: a new one a range stayed
+  // resident beside the last until V8 collected it, whose heap of sequences rarely fills (at a
+  // million proteins with 512 MB, four ranges, a peak of 2.3 GB rather than ~1.5).
+  const longest = Math.max(0, ...ranges.map(({ from, to }) => perCode.subarray(from, to).reduce((n, k) => n + k, 0)));
+  const placing = new Int32Array(longest);
+  for (const { from, to } of ranges) {
     // Where each code's entries start in this range's array, and a cursor per code as they come.
     const start = new Uint32Array(to - from + 1);
     for (let c = from; c < to; c++) start[c - from + 1] = start[c - from] + perCode[c];
     const cursor = start.slice(0, to - from);
-    const entries = new Int32Array(start[to - from]);
+    const entries = placing.subarray(0, start[to - from]);
     // Tasks come in entry order, each a run of KMER_TASK_ENTRIES entries from the first.
     let firstEntry = 1;
     const place = ({ packed }: KmerPostings) => {
