@@ -36,7 +36,7 @@ import { openEngine, type Engine } from "./engine.js";
 import { scratchFolder, type ScratchFolder } from "./scratch.js";
 import { runTasksSideBySide } from "./task-processes.js";
 import { stageReporter, type Stages } from "./stages.js";
-import { DERIVED_COUNTS, derivedScale, inputBytes, isRunning, plannedHeap, plannedMemory, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, workingMemory, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
+import { DERIVED_COUNTS, derivedScale, type DerivedCounts, inputBytes, isRunning, plannedHeap, plannedMemory, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, workingMemory, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
 import { packWriter, type PackWriter } from "./write/packs.js";
 import { packedChunkReader } from "./write/beside.js";
 import { LAYOUT } from "./write/layout.js";
@@ -62,6 +62,8 @@ import {
   type WrittenRelease,
 } from "./write/release.js";
 import type { RelationPart } from "./write/relations.js";
+import { slicesOf } from "./snapshot.js";
+import { kmerWindows } from "./write/sequence-index.js";
 import { writeSequences } from "./write/sequences.js";
 
 interface CompileResult {
@@ -202,7 +204,9 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
       try {
         const build = await deriveRelease(config, loaded.problems, stage, { packs, scratch: scratchFolder(join(scratch, "derive")), keep: folder, engine, jobs, memoryBytes: working, alignPairs });
         const derived = derivedRelease(build, loaded.problems.warnings.map(formatWarning), packed(packs));
-        writeFileSync(join(folder, DERIVED_COUNTS), JSON.stringify(derived.counts));
+        const p = derived.proteins;
+        const counts: DerivedCounts = { ...derived.counts, kmerWindows: kmerWindows(() => slicesOf<string>(p, "sequence")) };
+        writeFileSync(join(folder, DERIVED_COUNTS), JSON.stringify(counts));
         return derived;
       } finally {
         engine.close();

@@ -21,7 +21,9 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, openSync, closeSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Manifest } from "../release-format/format.js";
 import type { ReleaseConfig } from "./config.js";
+import { oneRangeBytes } from "./write/sequence-index.js";
 import { loadSnapshot, saveSnapshot } from "./snapshot.js";
 
 /** A finished task's output, in its folder (snapshot.ts). */
@@ -75,42 +77,69 @@ interface TaskSpec {
  * proteins: the family tables hold 1.3 GB there (2.4 when they read every field), the
  * cross-reference search 1.8 (2.2), the HOG lists 1.1 and the indexes 1.7 (2.4 as one task), the
  * annotation tables and the protein table 1.5 each (2.6 as one task). A task that sorts out of
- * core (`working`: the relations parts' row engine, the sequence index's k-mer postings) also
- * holds up to WORKING_RESIDENT of the working memory it is given (measured with 2 GB and with
- * 512 MB of it: 0.36 to 0.52).
+ * core (`working`) also holds a share of the working memory it is given: a relations part's
+ * row engine up to ENGINE_RESIDENT of it (measured with 2 GB and with 512 MB: 0.36 to 0.52), the
+ * sequence index all of it (PLACING_RESIDENT: one array of a range's postings, as long as the
+ * working memory allows).
  */
 export interface TaskMemory {
   base: number;
   perDerived: number;
   perGenomePair: number;
-  working?: true;
+  /** The share of its working memory that shows in its resident set, for a task that sorts out of core. */
+  working?: number;
+  /**
+   * The working memory that places all it sorts in one range, when the derived release's scale
+   * tells: it starts beside other tasks only with that much (or MOST_WORKING), as each range
+   * more reads its input again; else it starts with LEAST_WORKING and spills the rest to disk.
+   */
+  oneRange?: (scale: DerivedScale) => number | undefined;
 }
 const MB = 2 ** 20;
 /** `base` in MiB, `perDerived` in bytes a byte of the derived release, `perGenomePair` in bytes. */
-const fitted = (base: number, perDerived: number, perGenomePair: number, working?: true): TaskMemory => ({ base: base * MB, perDerived, perGenomePair, ...(working ? { working } : {}) });
+const fitted = (base: number, perDerived: number, perGenomePair: number, working?: number): TaskMemory => ({ base: base * MB, perDerived, perGenomePair, ...(working ? { working } : {}) });
 
-/** What the memory of the tasks after derive grows with: the derived release's size and its genomes. */
+/** The share of its working memory a relations part's row engine holds resident (TaskMemory), */
+const ENGINE_RESIDENT = 0.5;
+/**
+ * and the sequence index's: all of it, as the array its postings are placed in, a range of
+ * codes at a time. Its resident set besides (its fit) is the k-mer finders' tables and threads,
+ * nearly the same at any size (it reads the sequences afresh at each pass): peaks of 892 MiB
+ * at 305,029 proteins with two ranges of at most 256 MiB, and at 1,022,299 proteins 2,176 MiB
+ * with one range of 1,526 MiB and 1,561 MiB with two of at most 935 MiB.
+ */
+const PLACING_RESIDENT = 1;
+
+/**
+ * What the memory of the tasks after derive grows with: the derived release's size and its
+ * genomes; and the k-mer windows of its sequences, whose postings the sequence index places.
+ */
 export interface DerivedScale {
   bytes: number;
   genomes: number;
+  kmerWindows?: number;
 }
-/** The file derive leaves beside its output with the release's counts (its genomes among them). */
+/** The file derive leaves beside its output with the release's counts (its genomes among them) and its k-mer windows (kmerWindows). */
 export const DERIVED_COUNTS = "counts.json";
+export type DerivedCounts = Manifest["counts"] & { kmerWindows: number };
 
-/** The scale of a finished derive: the size of its output, and the genomes its counts name. */
+/** The scale of a finished derive: the size of its output, and the genomes and k-mer windows its counts name. */
 export function derivedScale(ledger: TaskLedger): DerivedScale {
-  const { genomes } = JSON.parse(readFileSync(join(ledger.folder("derive"), DERIVED_COUNTS), "utf8")) as { genomes: number };
-  return { bytes: statSync(ledger.output("derive")).size, genomes };
+  const { genomes, kmerWindows } = JSON.parse(readFileSync(join(ledger.folder("derive"), DERIVED_COUNTS), "utf8")) as DerivedCounts;
+  return { bytes: statSync(ledger.output("derive")).size, genomes, kmerWindows };
 }
 
 export const TASKS: Record<TaskName, TaskSpec> = {
   derive: { needs: [], threads: "all" },
-  ...Object.fromEntries(RELATION_PART_NAMES.map((name) => [name, { needs: ["derive"], threads: 4, memory: fitted(300, 1.2, 256, true) }])),
+  ...Object.fromEntries(RELATION_PART_NAMES.map((name) => [name, { needs: ["derive"], threads: 4, memory: fitted(300, 1.2, 256, ENGINE_RESIDENT) }])),
+  // The longest task after the parts, so it comes first after them, beside the chain of the
+  // relations, rather than alone at the end (26 s of 1.6 cores at a million proteins). A pass
+  // more over the sequences finds every k-mer again: ~10 s of CPU at a million proteins.
+  "sequence-index": { needs: ["derive"], threads: "all", memory: { ...fitted(620, 0.03, 0, PLACING_RESIDENT), oneRange: ({ kmerWindows }) => (kmerWindows === undefined ? undefined : oneRangeBytes(kmerWindows)) } },
   relations: { needs: ["derive", ...RELATION_PART_NAMES], threads: 1, memory: fitted(180, 0.46, 96) },
   "family-tables": { needs: ["derive", "relations"], threads: 1, memory: fitted(365, 0.95, 116) },
   "annotation-tables": { needs: ["derive"], threads: 1, memory: fitted(257, 1.24, 8) },
   "protein-tables": { needs: ["derive", "relations", "family-tables", "annotation-tables"], threads: 1, memory: fitted(213, 1.27, 0) },
-  "sequence-index": { needs: ["derive"], threads: "all", memory: fitted(660, 1.3, 0, true) },
   "xref-search": { needs: ["derive"], threads: 1, memory: fitted(347, 1.53, 22) },
   "hog-lists": { needs: ["derive"], threads: 1, memory: fitted(247, 0.9, 10) },
   indexes: { needs: ["derive"], threads: 1, memory: fitted(51, 1.7, 0) },
@@ -127,16 +156,33 @@ export function threadsOf(name: TaskName, jobs: number): number {
   return threads === "all" ? jobs : Math.min(threads, jobs);
 }
 
-/** The share of a task's working memory that shows in its resident set (TaskMemory). */
-const WORKING_RESIDENT = 0.5;
-/** The expected resident sets are the fit's this many times over, */
-const RESIDENT_MARGIN = 1.25;
+/** The share of a task's working memory that shows in its resident set (TaskMemory); the engine's for a task that does not sort. */
+const workingResident = (name: TaskName): number => TASKS[name].memory?.working ?? ENGINE_RESIDENT;
+/**
+ * The expected resident sets are the fit's this many times over. The fits held within 3% of
+ * every one-thread task's measured peak at a million proteins over 100 and over 2,500 genomes
+ * (the benchmark of 2026-11-28), and 1.25 kept apart pairs of tasks that fit in 4 GB together:
+ * at 2,500 genomes the sequence index, the cross-reference search and the HOG index each ran
+ * alone, one core idle, ~25 s.
+ */
+const RESIDENT_MARGIN = 1.1;
 /** and at least what a task process holds over the smallest release (Node, its modules, a task's buffers: 180–250 MB measured). */
 const LEAST_RESIDENT = 320 * MB;
 /** Working memory of a task that sorts out of core: at least this (below it, it waits for room beside others), */
 export const LEAST_WORKING = 256 * MB;
 /** and at most this (measured at 1M proteins: a relations part with 512 MB took 3% longer than with 2 GB). */
 export const MOST_WORKING = 2048 * MB;
+
+/** The most working memory task `name` uses: what places all it sorts in one range, when known (TaskMemory.oneRange), within LEAST_WORKING and MOST_WORKING; else MOST_WORKING. */
+function usefulWorking(name: TaskName, scale: DerivedScale): number {
+  const oneRange = TASKS[name].memory?.oneRange?.(scale);
+  return oneRange === undefined ? MOST_WORKING : Math.min(MOST_WORKING, Math.max(LEAST_WORKING, oneRange));
+}
+
+/** The least working memory task `name` starts with beside other tasks: all it uses, for one whose range is known; else LEAST_WORKING. */
+function leastWorking(name: TaskName, scale: DerivedScale): number {
+  return TASKS[name].memory?.oneRange?.(scale) === undefined ? LEAST_WORKING : usefulWorking(name, scale);
+}
 
 /** A task's expected resident set, besides its working memory, as terms: its fit (TaskMemory) RESIDENT_MARGIN times over. */
 function residentTerms(memory: TaskMemory): { fixed: number; perDerived: number; perGenomePair: number } {
@@ -164,7 +210,7 @@ export function residentOf(name: TaskName, scale: DerivedScale): number {
 export function plannedMemory(name: TaskName): { least: number; fixed: number; perDerived: number; perGenomePair: number } | undefined {
   const memory = TASKS[name].memory;
   if (!memory) return undefined;
-  const working = memory.working ? WORKING_RESIDENT * MOST_WORKING : 0;
+  const working = memory.working ? memory.working * MOST_WORKING : 0;
   const terms = residentTerms(memory);
   return { least: LEAST_RESIDENT + working, fixed: Math.ceil(terms.fixed + working), perDerived: terms.perDerived, perGenomePair: terms.perGenomePair };
 }
@@ -220,7 +266,7 @@ export const APPEND_WORKING = LEAST_WORKING;
  */
 export function workingMemory(name: TaskName, memory: number, scale: DerivedScale): number {
   if (name === "derive") return Math.floor(Math.min(APPEND_WORKING, memory));
-  const left = (memory - residentOf(name, scale)) / WORKING_RESIDENT;
+  const left = (memory - residentOf(name, scale)) / workingResident(name);
   return Math.floor(Math.max(Math.min(LEAST_WORKING, memory), Math.min(MOST_WORKING, left)));
 }
 
@@ -251,8 +297,11 @@ export interface MemoryRoom {
  * need each other starts first), each once the tasks it needs have finished and its threads fit.
  * A task on every thread (`threads: "all"`) starts once one thread is free, unless another such
  * task runs (`allRunning`): it runs with every thread, sharing the cores with the tasks running,
- * and holds the threads that were free. Waiting for all of them left a core idle for as long
- * as the longest one-thread task ran on the other (30 of the 130 s of a million proteins' tasks).
+ * and holds one thread, so that a one-thread task may start beside it. Waiting for all of them
+ * left a core idle for as long as the longest one-thread task ran on the other (30 of the 130 s
+ * of a million proteins' tasks), and holding both left one ~40% idle while it ran, since none
+ * keeps every core busy (the sequence index 1.6 of two, the profiles 1.1). Derive, which runs
+ * alone, holds every thread.
  *
  * Tasks on a few threads (the relations parts) ready together, as many as the budget holds,
  * share the free threads, each on at least one and at most its own: with two jobs, two parts
@@ -274,7 +323,7 @@ export function tasksToStart(waiting: TaskName[], isDone: (name: TaskName) => bo
   const ready = (name: TaskName) => TASKS[name].needs.every(isDone);
   const aFew = (name: TaskName) => typeof TASKS[name].threads === "number" && (TASKS[name].threads as number) > 1;
   /** The least memory a task starts with: its expected resident set, and the least working memory of one that sorts. */
-  const leastOf = (name: TaskName, scale: DerivedScale) => residentOf(name, scale) + (TASKS[name].memory?.working ? WORKING_RESIDENT * LEAST_WORKING : 0);
+  const leastOf = (name: TaskName, scale: DerivedScale) => residentOf(name, scale) + (TASKS[name].memory?.working ? workingResident(name) * leastWorking(name, scale) : 0);
   for (const name of [...waiting]) {
     if (!ready(name)) continue;
     // The tasks on a few threads ready now, this one among them, which share the free threads:
@@ -284,7 +333,8 @@ export function tasksToStart(waiting: TaskName[], isDone: (name: TaskName) => bo
     const kin = room && aFew(name) ? Math.max(1, Math.min(readyKin, Math.floor(memoryFree / leastOf(name, room.scale)))) : readyKin;
     const threads = aFew(name) ? Math.min(threadsOf(name, jobs), Math.max(1, Math.floor(free / kin))) : threadsOf(name, jobs);
     const everyThread = TASKS[name].threads === "all";
-    const holds = everyThread ? free : threads;
+    // Derive runs alone and holds every thread; any other task on every thread holds one (see above).
+    const holds = everyThread ? (TASKS[name].memory ? Math.min(free, 1) : free) : threads;
     if (everyThread ? free < 1 || allRunning : threads > free) continue;
     let memory = 0;
     if (room && !TASKS[name].memory) {
@@ -293,12 +343,12 @@ export function tasksToStart(waiting: TaskName[], isDone: (name: TaskName) => bo
       memory = Math.max(memoryFree, 0);
     } else if (room) {
       const resident = residentOf(name, room.scale);
-      const sorts = TASKS[name].memory?.working === true;
+      const sorts = TASKS[name].memory?.working !== undefined;
       const least = leastOf(name, room.scale);
       if (least > memoryFree && running) continue;
       // It and those of its kind that get threads beside it (kin counts only those what is free holds at their least).
       const shares = 1 + Math.min(kin - 1, Math.floor((free - holds) / threads));
-      memory = Math.ceil(sorts ? Math.min(Math.max(memoryFree / shares, least), resident + WORKING_RESIDENT * MOST_WORKING) : resident);
+      memory = Math.ceil(sorts ? Math.min(Math.max(memoryFree / shares, least), resident + workingResident(name) * usefulWorking(name, room.scale)) : resident);
     }
     if (room) {
       memoryFree -= memory;

@@ -9,20 +9,25 @@ const afterRelations = new Set<TaskName>(["derive", ...parts, "relations"]);
 const done = (finished: Set<TaskName>) => (name: TaskName) => finished.has(name);
 
 describe("tasks side by side", () => {
-  it("starts a task on every thread once one thread is free, holding what was free, beside the one-thread tasks", () => {
+  it("starts a task on every thread once one thread is free, holding one, beside the one-thread tasks", () => {
     // The family tables running on one of two jobs, the annotation tables finished: the sequence index starts on the other, with both threads.
     const finished = new Set<TaskName>([...afterRelations, "annotation-tables"]);
     const waiting = TASK_NAMES.filter((name) => !finished.has(name) && name !== "family-tables");
     expect(tasksToStart(waiting, done(finished), 1, 2)).toEqual([{ name: "sequence-index", threads: 2, holds: 1, memory: 0 }]);
     expect(waiting).not.toContain("sequence-index");
-    // Right after the relations: the chain's next task first, then the next one-thread task in order on the other job.
+    // Right after the relations: the sequence index (the longest task) on every thread, holding one, and the chain's next task on the other.
     const next = TASK_NAMES.filter((name) => !afterRelations.has(name));
     expect(tasksToStart(next, done(afterRelations), 2, 2)).toEqual([
+      { name: "sequence-index", threads: 2, holds: 1, memory: 0 },
       { name: "family-tables", threads: 1, holds: 1, memory: 0 },
-      { name: "annotation-tables", threads: 1, holds: 1, memory: 0 },
     ]);
-    // Alone, it holds every thread; while another such task runs, it waits (the memory budget is one task's).
-    expect(tasksToStart(["profiles"], done(afterRelations), 2, 2)).toEqual([{ name: "profiles", threads: 2, holds: 2, memory: 0 }]);
+    // Alone, it still holds one thread: the other goes to the next one-thread task, sharing the cores (the sequence index keeps 1.6 of two busy, the profiles 1.1).
+    expect(tasksToStart(["profiles", "hog-lists"], done(afterRelations), 2, 2)).toEqual([
+      { name: "profiles", threads: 2, holds: 1, memory: 0 },
+      { name: "hog-lists", threads: 1, holds: 1, memory: 0 },
+    ]);
+    // While another such task runs, it waits (the memory budget is one task's).
+    expect(tasksToStart(["profiles"], done(afterRelations), 2, 2)).toEqual([{ name: "profiles", threads: 2, holds: 1, memory: 0 }]);
     expect(tasksToStart(["profiles"], done(afterRelations), 1, 2, true)).toEqual([]);
     expect(tasksToStart(["profiles"], done(afterRelations), 0, 2)).toEqual([]);
   });
@@ -74,7 +79,7 @@ describe("tasks side by side within the memory budget", () => {
     expect(residentOf("relations", wide)).toBeGreaterThan(residentOf("relations", scale) + GB / 2);
     expect(residentOf("family-tables", wide)).toBeGreaterThan(residentOf("family-tables", scale) + GB / 2);
     expect(residentOf("sequence-index", wide)).toBe(residentOf("sequence-index", scale));
-    // With 3.5 GB free the family tables (2.4 GB expected) start, and the cross-reference search (2.4 GB) waits for them.
+    // With 3.5 GB free the family tables (2.1 GB expected) start, and the cross-reference search (2.1 GB) waits for them.
     const afterRelations = done(new Set(["derive", ...parts, "relations"]));
     const started = tasksToStart(["family-tables", "xref-search"], afterRelations, 2, 2, false, { free: 4 * GB - GB / 2, running: true, scale: wide });
     expect(started.map((s) => s.name)).toEqual(["family-tables"]);
@@ -106,10 +111,34 @@ describe("tasks side by side within the memory budget", () => {
     const sorting = tasksToStart(["sequence-index"], done(new Set(["derive"])), 2, 2, false, room(8 * GB, false));
     expect(sorting.map((s) => s.name)).toEqual(["sequence-index"]);
     expect(workingMemory("sequence-index", sorting[0].memory, scale)).toBe(MOST_WORKING);
+    // It holds all of its working memory resident (the array of a range's postings): what is free beyond its resident set.
     const squeezed = tasksToStart(["sequence-index"], done(new Set(["derive"])), 1, 2, false, room(residentOf("sequence-index", scale) + GB / 2, true));
-    expect(workingMemory("sequence-index", squeezed[0].memory, scale)).toBe(GB);
+    expect(workingMemory("sequence-index", squeezed[0].memory, scale)).toBe(GB / 2);
     expect(tasksToStart(["derive"], done(new Set()), 2, 2, false, room(4 * GB, false))).toEqual([{ name: "derive", threads: 2, holds: 2, memory: 4 * GB }]);
     expect(tasksToStart(["derive"], done(new Set()), 2, 2, false, room(4 * GB, true))).toEqual([]);
+  });
+
+  it("starts the sequence index beside other tasks only with the working memory that places its postings in one range", () => {
+    // 4.1·10^8 k-mer windows at a million proteins: 1,561 MiB of postings to place; a range more would find every k-mer again.
+    const known = { ...scale, kmerWindows: 409_250_307 };
+    const oneRange = 409_250_307 * 4;
+    const resident = residentOf("sequence-index", known);
+    const afterDerive = done(new Set(["derive"]));
+    // Beside a running task, it waits while less than that is free, and takes no more than that when more is.
+    expect(tasksToStart(["sequence-index"], afterDerive, 1, 2, false, { free: resident + oneRange - 2 ** 20, running: true, scale: known })).toEqual([]);
+    const started = tasksToStart(["sequence-index", "hog-lists"], afterDerive, 2, 2, false, { free: 4 * GB, running: true, scale: known });
+    expect(started.map((s) => [s.name, s.memory])).toEqual([
+      ["sequence-index", resident + oneRange],
+      ["hog-lists", residentOf("hog-lists", known)],
+    ]);
+    expect(workingMemory("sequence-index", started[0].memory, known)).toBe(oneRange);
+    // Alone in a smaller budget, it starts with all of it (the compile gives a task at most the budget): the postings placed in more ranges.
+    const budget = resident + GB / 2;
+    const alone = tasksToStart(["sequence-index"], afterDerive, 2, 2, false, { free: budget, running: false, scale: known });
+    expect(workingMemory("sequence-index", Math.min(alone[0].memory, budget), known)).toBe(GB / 2);
+    // A release of more postings than MOST_WORKING places waits for MOST_WORKING only.
+    const large = { ...known, kmerWindows: 2e9 };
+    expect(tasksToStart(["sequence-index"], afterDerive, 1, 2, false, { free: residentOf("sequence-index", large) + MOST_WORKING, running: true, scale: large }).map((s) => s.memory)).toEqual([residentOf("sequence-index", large) + MOST_WORKING]);
   });
 
   it("shares what is free equally among the parts of the relations starting side by side, each at least its least", () => {
