@@ -172,8 +172,8 @@ describe("tasks side by side within the memory budget", () => {
     expect(heapOf("derive", 8 * GB, { bytes: 0, genomes: 0 })).toBeGreaterThan(heapOf("derive", 4 * GB, { bytes: 0, genomes: 0 }));
     expect(heapOf("derive", 64 * MB, { bytes: 0, genomes: 0 }) / MB).toBeGreaterThanOrEqual(300); // never below what a process needs to start
     for (const name of TASK_NAMES.filter((n) => n !== "derive")) {
-      // The expected resident set, besides any working memory, whatever share of the budget the task was given.
-      expect(Math.abs(heapOf(name, 4 * GB, scale) - residentOf(name, scale)), name).toBeLessThan(2);
+      // The fit a quarter over, where the expected resident set is a tenth over (V8 collects the harder the nearer its limit), besides any working memory, whatever share of the budget the task was given.
+      expect(heapOf(name, 4 * GB, scale) / residentOf(name, scale), name).toBeCloseTo(1.25 / 1.1, 5);
       expect(heapOf(name, GB / 4, scale), name).toBe(heapOf(name, 4 * GB, scale));
       expect(heapOf(name, 4 * GB, scale), name).toBeGreaterThan(heapOf(name, 4 * GB, { ...scale, bytes: scale.bytes / 3 }));
     }
