@@ -305,7 +305,7 @@ export interface MemoryRoom {
  * need each other starts first), each once the tasks it needs have finished and its threads fit.
  * A task on every thread (`threads: "all"`) starts once one thread is free, unless another such
  * task runs (`allRunning`): it runs with every thread, sharing the cores with the tasks running,
- * and holds one thread, so that a one-thread task may start beside it. Waiting for all of them
+ * and holds those free but one, so that a one-thread task may start beside it. Waiting for all of them
  * left a core idle for as long as the longest one-thread task ran on the other (30 of the 130 s
  * of a million proteins' tasks), and holding both left one ~40% idle while it ran, since none
  * keeps every core busy (the sequence index 1.6 of two, the profiles 1.1). Derive, which runs
@@ -341,8 +341,8 @@ export function tasksToStart(waiting: TaskName[], isDone: (name: TaskName) => bo
     const kin = room && aFew(name) ? Math.max(1, Math.min(readyKin, Math.floor(memoryFree / leastOf(name, room.scale)))) : readyKin;
     const threads = aFew(name) ? Math.min(threadsOf(name, jobs), Math.max(1, Math.floor(free / kin))) : threadsOf(name, jobs);
     const everyThread = TASKS[name].threads === "all";
-    // Derive runs alone and holds every thread; any other task on every thread holds one (see above).
-    const holds = everyThread ? (TASKS[name].memory ? Math.min(free, 1) : free) : threads;
+    // Derive runs alone and holds every thread; any other task on every thread all but one (see above).
+    const holds = everyThread ? (TASKS[name].memory ? Math.max(1, free - 1) : free) : threads;
     if (everyThread ? free < 1 || allRunning : threads > free) continue;
     let memory = 0;
     if (room && !TASKS[name].memory) {

@@ -9,7 +9,7 @@ const afterRelations = new Set<TaskName>(["derive", ...parts, "relations"]);
 const done = (finished: Set<TaskName>) => (name: TaskName) => finished.has(name);
 
 describe("tasks side by side", () => {
-  it("starts a task on every thread once one thread is free, holding one, beside the one-thread tasks", () => {
+  it("starts a task on every thread once one thread is free, holding those free but one, beside the one-thread tasks", () => {
     // The family tables running on one of two jobs, the annotation tables finished: the sequence index starts on the other, with both threads.
     const finished = new Set<TaskName>([...afterRelations, "annotation-tables"]);
     const waiting = TASK_NAMES.filter((name) => !finished.has(name) && name !== "family-tables");
@@ -24,6 +24,11 @@ describe("tasks side by side", () => {
     // Alone, it still holds one thread: the other goes to the next one-thread task, sharing the cores (the sequence index keeps 1.6 of two busy, the profiles 1.1).
     expect(tasksToStart(["profiles", "hog-lists"], done(afterRelations), 2, 2)).toEqual([
       { name: "profiles", threads: 2, holds: 1, memory: 0 },
+      { name: "hog-lists", threads: 1, holds: 1, memory: 0 },
+    ]);
+    // On more jobs it holds those free but one: a one-thread task beside it, not a core apiece.
+    expect(tasksToStart(["profiles", "hog-lists", "indexes"], done(afterRelations), 8, 8)).toEqual([
+      { name: "profiles", threads: 8, holds: 7, memory: 0 },
       { name: "hog-lists", threads: 1, holds: 1, memory: 0 },
     ]);
     // While another such task runs, it waits (the memory budget is one task's).
