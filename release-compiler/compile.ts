@@ -62,8 +62,6 @@ import {
   type WrittenRelease,
 } from "./write/release.js";
 import type { RelationPart } from "./write/relations.js";
-import { slicesOf } from "./snapshot.js";
-import { kmerWindows } from "./write/sequence-index.js";
 import { writeSequences } from "./write/sequences.js";
 
 interface CompileResult {
@@ -204,8 +202,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
       try {
         const build = await deriveRelease(config, loaded.problems, stage, { packs, scratch: scratchFolder(join(scratch, "derive")), keep: folder, engine, jobs, memoryBytes: working, alignPairs });
         const derived = derivedRelease(build, loaded.problems.warnings.map(formatWarning), packed(packs));
-        const p = derived.proteins;
-        const counts: DerivedCounts = { ...derived.counts, kmerWindows: kmerWindows(() => slicesOf<string>(p, "sequence")) };
+        const counts: DerivedCounts = { ...derived.counts, kmerWindows: derived.kmerWindows };
         writeFileSync(join(folder, DERIVED_COUNTS), JSON.stringify(counts));
         return derived;
       } finally {

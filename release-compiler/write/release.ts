@@ -59,7 +59,7 @@ import { LAYOUT } from "./layout.js";
 import { closeGroupsOf, putRelationPartsTogether, relationParts, writeRelationPart, type RelationPart, type RelationTables } from "./relations.js";
 import { besideOf, chunkList } from "./beside.js";
 import { slicesOf } from "../snapshot.js";
-import { writeSequenceIndex } from "./sequence-index.js";
+import { kmerWindows, writeSequenceIndex } from "./sequence-index.js";
 import { rowChunkTableWriter, tableWriter, writeHashIndex, writeHashIndexOfPairs, writeSlottedTable, writeTable } from "./tables.js";
 import { writeXrefSearch } from "./xref-search.js";
 
@@ -88,20 +88,23 @@ export interface ReleaseBuild extends HogFamilies, FamilyPlaces {
  * The derive task's output as kept (snapshot.ts): the build with its annotations as plain data,
  * the manifest's counts (so that putting the release together reads no table), and the input warnings.
  */
-export type DerivedRelease = Omit<ReleaseBuild, "annotations"> & { annotations: AnnotationData; counts: Manifest["counts"]; warnings: string[]; packed: PackedOutput };
+/** The derive task's output; `kmerWindows`, its sequences' (kmerWindows): the sequence index's bound on its postings, and what the compile schedules its memory by. */
+export type DerivedRelease = Omit<ReleaseBuild, "annotations"> & { annotations: AnnotationData; counts: Manifest["counts"]; kmerWindows: number; warnings: string[]; packed: PackedOutput };
+/** The build a writing task reads (releaseBuild). */
+export type WriteBuild = ReleaseBuild & Pick<DerivedRelease, "kmerWindows">;
 
 export function derivedRelease(b: ReleaseBuild, warnings: string[], packed: PackedOutput): DerivedRelease {
   const counts = { genomes: b.species.length, proteins: b.proteins.count, groups: b.groups.length, families: b.families.length, hogs: b.hogIds.size };
-  return { ...b, annotations: annotationData(b.annotations), counts, warnings, packed };
+  return { ...b, annotations: annotationData(b.annotations), counts, kmerWindows: kmerWindows(() => [b.proteins.sequence]), warnings, packed };
 }
 
 /**
  * The build a writing task reads: the derived release's fields as they are (a loaded snapshot
  * reads each when first used, so nothing is spread here), its annotations a table again.
  */
-export function releaseBuild(derived: DerivedRelease): ReleaseBuild {
+export function releaseBuild(derived: DerivedRelease): WriteBuild {
   let annotations: AnnotationTable | undefined;
-  return Object.create(derived, { annotations: { get: () => (annotations ??= restoreAnnotations(derived.annotations)) } }) as ReleaseBuild;
+  return Object.create(derived, { annotations: { get: () => (annotations ??= restoreAnnotations(derived.annotations)) } }) as WriteBuild;
 }
 
 /** The derive task's row engine database, in its folder: the relations (StoredRelations), with its pair workers' files beside it. */
@@ -109,7 +112,7 @@ export const DERIVED_ROWS = "rows.duckdb";
 
 /** What every writing task is given: the build, where its packs go, and how to reach the derive task's files. */
 export interface WriteContext {
-  b: ReleaseBuild;
+  b: WriteBuild;
   packs: PackWriter;
   stage: Stages;
   jobs: number;
@@ -328,7 +331,7 @@ export async function writeProfiles({ b, packs, stage, jobs }: WriteContext) {
 
 export async function writeSequenceSearch({ b, packs, stage, jobs, memoryBytes }: WriteContext) {
   const p = b.proteins;
-  const sequenceIndex = await writeSequenceIndex(packs, p.count, () => slicesOf<string>(p, "sequence"), memoryBytes, jobs, stage.progress("write sequence index", p.count, "proteins"));
+  const sequenceIndex = await writeSequenceIndex(packs, p.count, () => slicesOf<string>(p, "sequence"), b.kmerWindows, memoryBytes, jobs, stage.progress("write sequence index", p.count, "proteins"));
   stage.done("write sequence index");
   return { sequenceIndex };
 }

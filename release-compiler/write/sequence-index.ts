@@ -204,14 +204,15 @@ export function kmerWindows(sequences: SequenceSlices): number {
 export const oneRangeBytes = (windows: number): number => windows * RANGE_BYTES_PER_POSTING;
 
 /**
- * The index of `count` proteins' sequences. They are read afresh at each pass (`sequences`)
- * rather than held: at a million proteins they are 440 MB, half of what the task holds besides
- * the postings it places.
+ * The index of `count` proteins' sequences, which have `windows` k-mer windows (kmerWindows, as
+ * derive counted them). They are read afresh at each pass (`sequences`) rather than held: at a
+ * million proteins they are 440 MB, half of what the task holds besides the postings it places.
  */
 export async function writeSequenceIndex(
   packs: PackWriter,
   count: number,
   sequences: SequenceSlices,
+  windows: number,
   memoryBytes: number,
   jobs: number,
   progress?: (entriesDone: number) => void,
@@ -240,8 +241,7 @@ export async function writeSequenceIndex(
 
   // Counted in a first pass; a release whose postings fit the budget keeps them from it, the
   // others find each range's again in a pass of its own.
-  const bound = kmerWindows(sequences);
-  const kept: KmerPostings[] | undefined = bound * KEPT_BYTES_PER_POSTING <= memoryBytes ? [] : undefined;
+  const kept: KmerPostings[] | undefined = windows * KEPT_BYTES_PER_POSTING <= memoryBytes ? [] : undefined;
   // A row of counts for this thread and each worker thread.
   const counts = kmerCounts(jobs + 1);
   let counted = 0;
