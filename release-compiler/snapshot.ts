@@ -11,6 +11,7 @@
  */
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
 import { deserialize, serialize } from "node:v8";
+import { BigMap } from "./collections.js";
 
 /** Elements per frame of a long array or Map. */
 const SLICE = 1 << 16;
@@ -19,6 +20,7 @@ type Header =
   | { kind: "value" }
   | { kind: "array"; length: number }
   | { kind: "map"; size: number }
+  | { kind: "bigmap"; size: number }
   | { kind: "object"; keys: string[] };
 
 /** Writes `value` to a new file at `path`. */
@@ -34,8 +36,9 @@ export function saveSnapshot(path: string, value: unknown): void {
     if (Array.isArray(v) && v.length > SLICE) {
       frame(serialize({ kind: "array", length: v.length } satisfies Header));
       for (let at = 0; at < v.length; at += SLICE) frame(serialize(v.slice(at, at + SLICE)));
-    } else if (v instanceof Map && v.size > SLICE) {
-      frame(serialize({ kind: "map", size: v.size } satisfies Header));
+    } else if ((v instanceof Map && v.size > SLICE) || v instanceof BigMap) {
+      // A BigMap is read back as one (V8's serializer would give a plain object), at any size.
+      frame(serialize(v instanceof BigMap ? ({ kind: "bigmap", size: v.size } satisfies Header) : ({ kind: "map", size: v.size } satisfies Header)));
       let slice: unknown[] = [];
       for (const entry of v) {
         slice.push(entry);
@@ -62,7 +65,7 @@ export function saveSnapshot(path: string, value: unknown): void {
 type Item =
   | { kind: "value"; at: number }
   | { kind: "array"; at: number; length: number }
-  | { kind: "map"; at: number; size: number }
+  | { kind: "map" | "bigmap"; at: number; size: number }
   | { kind: "object"; fields: Array<[string, Item]> };
 
 /**
@@ -89,7 +92,8 @@ export function loadSnapshot<T>(path: string): T {
         case "array":
           return [{ kind: "array", at: skip(Math.ceil(header.length / SLICE)), length: header.length }, at];
         case "map":
-          return [{ kind: "map", at: skip(Math.ceil(header.size / SLICE)), size: header.size }, at];
+        case "bigmap":
+          return [{ kind: header.kind, at: skip(Math.ceil(header.size / SLICE)), size: header.size }, at];
         case "object": {
           const fields: Array<[string, Item]> = [];
           for (const key of header.keys) {
@@ -190,8 +194,9 @@ function materialize(path: string, item: Item): unknown {
         }
         return out;
       }
-      case "map": {
-        const out = new Map<unknown, unknown>();
+      case "map":
+      case "bigmap": {
+        const out = item.kind === "map" ? new Map<unknown, unknown>() : new BigMap<unknown, unknown>();
         for (let at = 0; at < item.size; at += SLICE) for (const [k, v] of frame() as Array<[unknown, unknown]>) out.set(k, v);
         return out;
       }

@@ -1,4 +1,5 @@
 import type { AnnotationRow, GoTerm } from "../../release-format/format.js";
+import { BigMap } from "../collections.js";
 import type { OboTerm } from "../inputs.js";
 import type { Problems } from "../problems.js";
 import { readDomainTsv } from "../readers/domains.js";
@@ -117,7 +118,8 @@ const DESCRIPTION_SOURCE = "Description";
  * or a cross-reference read earlier that names exactly one protein.
  */
 function proteinResolver(t: ProteinTable) {
-  const byAlias = new Map<string, number | null>();
+  // Every cross-reference id read goes in: ~4 ids a protein, past a Map's limit at ~4 M proteins (collections.ts).
+  const byAlias = new BigMap<string, number | null>();
   const add = (key: string, entry: number) => {
     const known = byAlias.get(key);
     byAlias.set(key, known === undefined || known === entry ? entry : null);
@@ -154,7 +156,8 @@ export async function readAnnotations(t: ProteinTable, inputs: AnnotationInputs,
     if (store.addXref(entry - 1, pool.get(source), own)) resolver.learn(own, entry);
   };
 
-  const described = new Set<number>();
+  // Proteins whose description a cross-reference or UniProt entry gave (1), by entry - 1.
+  const described = new Uint8Array(t.count);
   for (const file of inputs.xrefs ?? []) {
     for await (const x of readXrefTsv(file, problems)) {
       const entry = resolver.resolve(x.proteinId);
@@ -164,8 +167,8 @@ export async function readAnnotations(t: ProteinTable, inputs: AnnotationInputs,
       }
       if (x.source === DESCRIPTION_SOURCE) {
         // A curated description replaces the FASTA header's text; the first one given wins.
-        if (!described.has(entry)) t.description[entry - 1] = ownString(x.xref);
-        described.add(entry);
+        if (!described[entry - 1]) t.description[entry - 1] = ownString(x.xref);
+        described[entry - 1] = 1;
       } else addXref(entry, x.source, x.xref);
     }
   }
@@ -188,9 +191,9 @@ export async function readAnnotations(t: ProteinTable, inputs: AnnotationInputs,
       addXref(entry, db, u.entryName);
       for (const dr of u.crossRefs) if (dr.database !== "GO") addXref(entry, dr.database, dr.id);
       // The entry's name describes the protein unless a Description cross-reference did (it replaces the FASTA header's text).
-      if (u.description && !described.has(entry)) {
+      if (u.description && !described[entry - 1]) {
         t.description[entry - 1] = ownString(u.description);
-        described.add(entry);
+        described[entry - 1] = 1;
       }
       const entryName = ownString(u.entryName);
       for (const d of u.domains) store.addDomain(entry - 1, ["UniProt", entryName, pool.get(d.name), d.start, d.end]);

@@ -1,3 +1,4 @@
+import { BigSet, roomFor } from "../collections.js";
 import type { AnnotationTable } from "./annotations.js";
 import type { ProteinTable } from "./proteins.js";
 
@@ -20,10 +21,14 @@ export function entryIdPairs(p: ProteinTable, annotations: Pick<AnnotationTable,
   const unversioned: Array<[string, number]> = [];
   const add = (key: string, entry: number) => {
     if (!key) return;
+    roomFor(keys.length, "the entry id index's ids (canonical ids, aliases, cross-reference ids)");
     keys.push(key);
     entries.push(entry);
     const accession = VERSIONED.exec(key)?.[1];
-    if (accession) unversioned.push([accession, entry]);
+    if (accession) {
+      roomFor(unversioned.length, "the entry id index's unversioned accessions");
+      unversioned.push([accession, entry]);
+    }
   };
   for (let i = 0; i < p.count; i++) {
     add(p.canonicalId[i], i + 1);
@@ -31,9 +36,10 @@ export function entryIdPairs(p: ProteinTable, annotations: Pick<AnnotationTable,
     for (const [, id] of annotations.xrefsAt(i)) add(id, i + 1);
   }
   if (!unversioned.length) return { keys, entries };
-  const given = new Set(keys.filter((key) => UNVERSIONED.test(key)));
+  const given = new BigSet(keys.filter((key) => UNVERSIONED.test(key)));
   for (const [accession, entry] of unversioned) {
     if (given.has(accession)) continue;
+    roomFor(keys.length, "the entry id index's ids (canonical ids, aliases, cross-reference ids)");
     keys.push(accession);
     entries.push(entry);
   }

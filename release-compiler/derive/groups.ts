@@ -1,5 +1,6 @@
 import { DUPLICATION, SPECIATION } from "../../release-format/format.js";
 import type { Problems } from "../problems.js";
+import { BigMap } from "../collections.js";
 import { readGroupsTsv } from "../readers/groups.js";
 import type { FamilyBuild } from "./hogs.js";
 import type { ProteinTable } from "./proteins.js";
@@ -44,15 +45,16 @@ export function deriveGroups(families: FamilyBuild[], genomeOf: (entry: number) 
  * number; an unknown protein, a protein in two groups or two of one genome in a group are problems.
  */
 export async function readGroups(file: string, proteins: ProteinTable, problems: Problems): Promise<number[][]> {
-  const groups = new Map<string, number[]>();
-  const groupOf = new Map<number, string>();
+  const groups = new BigMap<string, number[]>();
+  // The group each protein is in, by entry - 1 (a Map holds fewer than a public release's proteins).
+  const groupOf = new Array<string | undefined>(proteins.count);
   for await (const row of readGroupsTsv(file, problems)) {
     const entry = proteins.byInputId.get(row.protein);
     if (entry === undefined) {
       problems.report(file, row.line, `unknown protein ${row.protein}`);
       continue;
     }
-    const other = groupOf.get(entry);
+    const other = groupOf[entry - 1];
     if (other !== undefined) {
       problems.report(file, row.line, `protein ${row.protein} is already in group ${other}`);
       continue;
@@ -64,7 +66,7 @@ export async function readGroups(file: string, proteins: ProteinTable, problems:
     }
     members.push(entry);
     groups.set(row.group, members);
-    groupOf.set(entry, row.group);
+    groupOf[entry - 1] = row.group;
   }
   return [...groups.values()].map((m) => m.sort((a, b) => a - b));
 }

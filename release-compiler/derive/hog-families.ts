@@ -8,6 +8,7 @@
  * warning: a run the workers cannot read cleanly, or a protein in two runs' families, and the
  * file is read again on this thread, so that problems are reported as one reading gives them.
  */
+import { BigMap, type BigMapData } from "../collections.js";
 import { Problems } from "../problems.js";
 import { lineage } from "../../release-format/taxonomy.js";
 import { parseOrthoXmlRun, readOrthoXml, type KnownHeader, type OrthoXmlHeader } from "../readers/orthoxml.js";
@@ -24,8 +25,8 @@ const RUN_CHARS = 1 << 20;
 
 export interface HogFamilies {
   families: FamilyBuild[];
-  /** Every HOG id → family index. */
-  hogIds: Map<string, number>;
+  /** Every HOG id → family index (a BigMap: a public release's HOG ids may be more than a Map holds). */
+  hogIds: BigMap<string, number>;
 }
 
 /** Reads the families; a protein in two families and a HOG id used by two are problems. */
@@ -41,7 +42,7 @@ export async function readHogFamilies(
   const onWorkers = options.onWorkers ?? (jobs > 1 && proteins.count >= HOGS_ON_WORKERS_PROTEINS);
   const read = onWorkers ? await familiesOnWorkers(file, hogPrefix, taxonomy, proteins, Math.max(jobs, 1), options.runChars ?? RUN_CHARS) : undefined;
   const families = read ?? (await familiesHere(file, hogPrefix, taxonomy, proteins, problems));
-  const hogIds = new Map<string, number>();
+  const hogIds = new BigMap<string, number>();
   for (const f of families) {
     for (const id of familyHogIds(f)) {
       const other = hogIds.get(id);
@@ -55,7 +56,7 @@ export async function readHogFamilies(
 
 /** The genes of the header mapped to entries (a protein not in the proteomes is a problem), and its taxon names. */
 function headerGenes(header: OrthoXmlHeader, file: string, proteins: ProteinTable, problems: Problems) {
-  const entryOfGene = new Map<string, number>();
+  const entryOfGene = new BigMap<string, number>();
   for (const sp of header.species) {
     for (const gene of sp.genes) {
       const entry = proteins.byInputId.get(gene.protId);
@@ -69,8 +70,9 @@ function headerGenes(header: OrthoXmlHeader, file: string, proteins: ProteinTabl
 /** One reading on this thread, reporting every problem as it comes. */
 async function familiesHere(file: string, hogPrefix: string, taxonomy: TaxonomyBuild, proteins: ProteinTable, problems: Problems): Promise<FamilyBuild[]> {
   const families: FamilyBuild[] = [];
-  let genes = { entryOfGene: new Map<string, number>(), taxonNames: new Map<string, string>() };
-  const inFamily = new Map<number, string>();
+  let genes = { entryOfGene: new BigMap<string, number>(), taxonNames: new Map<string, string>() };
+  // The index of the family each protein is in (0 = none yet), by entry - 1.
+  const inFamily = new Int32Array(proteins.count);
   await readOrthoXml(
     file,
     problems,
@@ -86,9 +88,9 @@ async function familiesHere(file: string, hogPrefix: string, taxonomy: TaxonomyB
       });
       if (!family) return;
       for (const entry of family.members) {
-        const other = inFamily.get(entry);
-        if (other) problems.report(file, root.line, `protein ${proteins.inputId[entry - 1]} is in two HOGs (${other}, ${family.rootId})`);
-        inFamily.set(entry, family.rootId);
+        const other = inFamily[entry - 1];
+        if (other) problems.report(file, root.line, `protein ${proteins.inputId[entry - 1]} is in two HOGs (${(other === family.index ? family : families[other - 1]).rootId}, ${family.rootId})`);
+        inFamily[entry - 1] = family.index;
       }
       families.push(family);
     },
@@ -107,7 +109,8 @@ export interface HogRunContext {
   taxonomy: TaxonomyBuild;
   /** Genome index of entry - 1. */
   genome: number[];
-  entryOfGene: Map<string, number>;
+  /** A BigMap as posted to a worker (BigMap.from takes it back). */
+  entryOfGene: BigMapData<string, number>;
   taxonNames: Map<string, string>;
   taxa: Set<string>;
   externalTaxonomy: boolean;
@@ -124,11 +127,12 @@ export async function readHogRun(context: HogRunContext, task: HogRunTask): Prom
   const problems = new Problems();
   const families: FamilyBuild[] = [];
   // Every gene of a clean header has an entry: its map is the header's gene ids.
-  const known: KnownHeader = { genes: context.entryOfGene, taxa: context.taxa, externalTaxonomy: context.externalTaxonomy };
+  const entryOfGene = BigMap.from(context.entryOfGene);
+  const known: KnownHeader = { genes: entryOfGene, taxa: context.taxa, externalTaxonomy: context.externalTaxonomy };
   const ctx = {
     taxonomy: context.taxonomy,
     prefix: context.prefix,
-    entryOfGene: (id: string) => context.entryOfGene.get(id),
+    entryOfGene: (id: string) => entryOfGene.get(id),
     genomeOf: (entry: number) => context.genome[entry - 1],
     taxonNames: context.taxonNames,
     file: context.file,
@@ -166,8 +170,8 @@ async function familiesOnWorkers(file: string, prefix: string, taxonomy: Taxonom
       if (quiet.count > 0) return void (clean = false);
       // A clean header's taxon ids are its names' keys (an id missing or given twice is a problem).
       const taxa = new Set(taxonNames.keys());
-      const context: HogRunContext = { file, prefix, taxonomy, genome: proteins.genome, entryOfGene, taxonNames, taxa, externalTaxonomy: header.externalTaxonomy ?? false };
-      const inFamily = new Set<number>();
+      const context: HogRunContext = { file, prefix, taxonomy, genome: proteins.genome, entryOfGene: entryOfGene.data(), taxonNames, taxa, externalTaxonomy: header.externalTaxonomy ?? false };
+      const inFamily = new Uint8Array(proteins.count);
       const expected: number[] = [];
       let first = 1;
       let ended = false;
@@ -190,8 +194,8 @@ async function familiesOnWorkers(file: string, prefix: string, taxonomy: Taxonom
         if (read === null || read.length !== groups) return void (clean = false);
         for (const family of read) {
           for (const entry of family.members) {
-            if (inFamily.has(entry)) return void (clean = false); // a protein in two families: told on one thread
-            inFamily.add(entry);
+            if (inFamily[entry - 1]) return void (clean = false); // a protein in two families: told on one thread
+            inFamily[entry - 1] = 1;
           }
           families.push(family);
         }

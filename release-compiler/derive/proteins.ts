@@ -5,6 +5,7 @@ import type { Problems } from "../problems.js";
 import { speciesFile } from "../config.js";
 import { readGenomeFiles, reportRead, type CdnaRead, type GenomeFileTask, type LociRead, type ProteomeRead } from "./genome-files.js";
 import { readSplice } from "../readers/splice.js";
+import { BigMap } from "../collections.js";
 import { StringPool } from "./strings.js";
 
 /**
@@ -33,8 +34,8 @@ export interface ProteinTable {
   isMain: boolean[];
   /** Aliases for lookup besides the canonical id: FASTA id, UniProt accession and entry name. */
   aliases: string[][];
-  /** Input id → entry number. */
-  byInputId: Map<string, number>;
+  /** Input id → entry number (a BigMap: a release may have more proteins than a Map holds). */
+  byInputId: BigMap<string, number>;
   genomeFirstEntry: number[];
   genomeSize: number[];
 }
@@ -56,7 +57,7 @@ export async function readProteomes(
   const t: ProteinTable = {
     count: 0, inputId: [], canonicalId: [], genome: [], indexInGenome: [], sequence: [], length: [], md5: [],
     description: [], chromosome: [], locus: [], exons: [], isoforms: [], isMain: [], aliases: [],
-    byInputId: new Map(), genomeFirstEntry: [], genomeSize: [],
+    byInputId: new BigMap(), genomeFirstEntry: [], genomeSize: [],
   };
   // Header line of each entry, for "used twice" problems (its file follows from its genome).
   const headerLine: number[] = [];

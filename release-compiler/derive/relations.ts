@@ -12,6 +12,7 @@
 import { HOMEOLOG, isOrthologType, REL_TYPES } from "../../release-format/format.js";
 import type { PairRow as PairInput } from "../inputs.js";
 import type { Problems } from "../problems.js";
+import { BigMap, roomFor } from "../collections.js";
 import { sortRanges, type ColumnKind, type Engine, type Mirror, type RowTable, type SortedRows } from "../engine.js";
 import type { FamilyBuild } from "./hogs.js";
 import { threadsAlways } from "../workers.js";
@@ -185,7 +186,8 @@ async function readGivenPairs(
   problems: Problems,
 ): Promise<PairList> {
   const out = new PairList();
-  const seen = new Map<string, number>();
+  // A pairs file may give more pairs than a Map holds (collections.ts).
+  const seen = new BigMap<string, number>();
   const untyped: number[] = [];
   for await (const row of rows) {
     const a = context.entryOfId(row.protein1);
@@ -203,6 +205,7 @@ async function readGivenPairs(
       continue;
     }
     seen.set(key, row.line);
+    roomFor(out.length, `${row.file ?? path}:${row.line}: the pairs given`);
     let code = -1;
     if (row.relType !== undefined) {
       code = CODE.get(row.relType)!;
@@ -232,7 +235,7 @@ async function readGivenPairs(
 
   // Co-ortholog counts for untyped orthologs: partners of each protein per other genome.
   if (untyped.length) {
-    const counts = new Map<string, number>();
+    const counts = new BigMap<string, number>();
     const bump = (entry: number, genome: number) => counts.set(`${entry}:${genome}`, (counts.get(`${entry}:${genome}`) ?? 0) + 1);
     for (let i = 0; i < out.length; i++) {
       if (context.genomeOf(out.e1[i]) === context.genomeOf(out.e2[i])) continue;

@@ -10,6 +10,7 @@
  * `parseOrthoXmlRun`, knowing the header's ids).
  */
 import sax from "sax";
+import { BigMap } from "../collections.js";
 import type { HogXmlGroup, HogXmlNode, OrthoXmlGene, OrthoXmlSpecies, OrthoXmlTaxon } from "../inputs.js";
 import type { Problems } from "../problems.js";
 import { fileLabel, ioMessage, openText } from "./lines.js";
@@ -27,7 +28,7 @@ export interface OrthoXmlHeader {
 
 /** What a run of families parsed apart from its document knows of the document's header. */
 export interface KnownHeader {
-  genes: ReadonlySet<string> | ReadonlyMap<string, unknown>;
+  genes: { has(id: string): boolean };
   taxa: ReadonlySet<string>;
   externalTaxonomy: boolean;
 }
@@ -92,8 +93,9 @@ async function parseOrthoXml(
   options: { known?: KnownHeader; groupsApart?: (rest: AsyncIterable<string>) => Promise<void> },
 ): Promise<OrthoXmlHeader> {
   const header: OrthoXmlHeader = { species: [], taxonomy: [] };
-  const geneLine = new Map<string, number>();
-  const refLine = new Map<string, number>();
+  // A gene (and a reference to one) a protein: more than a Map holds in a public release (collections.ts).
+  const geneLine = new BigMap<string, number>();
+  const refLine = new BigMap<string, number>();
   const taxonLine = new Map<string, number>();
   /** `<ncbitaxonomy>` (0.4): group taxonIds are NCBI ids, not ids of `<taxon>` elements. */
   let externalTaxonomy = options.known?.externalTaxonomy ?? false;

@@ -31,6 +31,7 @@ import {
   type SequenceRow,
   type TableRef,
 } from "../../release-format/format.js";
+import { BigMap } from "../collections.js";
 import type { ReleaseConfig } from "../config.js";
 import type { SpeciesInfoRow } from "../inputs.js";
 import { annotationData, restoreAnnotations, type AnnotationData, type AnnotationTable } from "../derive/annotations.js";
@@ -405,8 +406,8 @@ const hasHogCards = (f: FamilyBuild) => f.nodes.length > LAYOUT.hogCardsFromNode
  * cards in the order of their first nodes, families in order. The protein tables name them
  * (ProteinRow `hogCards`) while the hog-index task writes the cards, in the same order.
  */
-function hogCardRows(families: FamilyBuild[]): Map<string, [number, number]> {
-  const rows = new Map<string, [number, number]>();
+function hogCardRows(families: FamilyBuild[]): BigMap<string, [number, number]> {
+  const rows = new BigMap<string, [number, number]>();
   for (const f of families) {
     if (!hasHogCards(f)) continue;
     const root = rows.size;
@@ -455,7 +456,8 @@ function writeHogCards(b: ReleaseBuild, packs: PackWriter, descriptions: string[
     const rows = cardRows.get(id);
     return rows ? [family, familyChunk(family), ...cardPlace(...rows)] : [family, familyChunk(family)];
   };
-  const places = new Map<string, HogPlace>([...b.hogIds].map(([id, family]) => [id, placeOf(id, family)]));
+  const places = new BigMap<string, HogPlace>();
+  for (const [id, family] of b.hogIds) places.set(id, placeOf(id, family));
   // An alias: its target, then where its HOG id is (its place after the family).
   const aliases = (named: Map<string, AliasTarget>) =>
     new Map(

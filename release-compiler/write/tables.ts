@@ -224,17 +224,21 @@ function hashIndexWriter<Value>(packs: PackWriter, totalBytes: number, bucketByt
 const packedSize = (key: string, value: unknown) => key.length + 1 + packChunk(value).length;
 
 /** Writes a hash index in buckets of about `bucketBytes` on average, keys in JavaScript string order. */
-export function writeHashIndex<Value>(packs: PackWriter, entries: Map<string, Value>, bucketBytes: number): HashIndexRef<Value> {
-  const sizes = new Map<string, number>();
+export function writeHashIndex<Value>(packs: PackWriter, entries: Iterable<readonly [string, Value]>, bucketBytes: number): HashIndexRef<Value> {
+  // Parallel arrays, not a Map of sizes: a release's HOG ids may be more than a Map holds (collections.ts).
+  const keys: string[] = [];
+  const values: Value[] = [];
+  const sizes: number[] = [];
   let total = 0;
   for (const [key, value] of entries) {
     const size = packedSize(key, value);
-    sizes.set(key, size);
+    keys.push(key);
+    values.push(value);
+    sizes.push(size);
     total += size;
   }
   const writer = hashIndexWriter<Value>(packs, total, bucketBytes);
-  const keys = [...entries.keys()];
-  for (const k of stringOrder(keys)) writer.add(keys[k], entries.get(keys[k])!, sizes.get(keys[k])!);
+  for (const k of stringOrder(keys)) writer.add(keys[k], values[k], sizes[k]);
   return writer.finish();
 }
 

@@ -14,6 +14,7 @@ import {
   type XrefSearchRow,
 } from "../../release-format/format.js";
 import { xrefsOf } from "../../release-format/xrefs.js";
+import { roomFor } from "../collections.js";
 import type { ProteinTable } from "../derive/proteins.js";
 import { appendGaps, GrowingBytes, GrowingInts } from "./growing.js";
 import type { PackWriter } from "./packs.js";
@@ -94,6 +95,7 @@ function searchRows(p: ProteinTable, xrefsAt: (index: number) => AnnotationRow["
     for (const x of xrefs) add(x.id, x.source, x.seqMatch);
     add(orthid, XREF_ORTHID_SOURCE, "exact");
     for (const [xref, row] of seen) {
+      roomFor(id.length, "the cross-reference search's rows (ids and orthids with their proteins)");
       id.push(xref);
       source.push(row.source);
       entries.push(entry);

@@ -16,6 +16,7 @@ import { readUniProt } from "../../release-compiler/readers/uniprot.js";
 import { simulateRelease } from "../../release-compiler/simulate/simulate.js";
 import { writeHashIndexOfPairs } from "../../release-compiler/write/tables.js";
 import type { AnnotationRow, KeyIndexLeaf } from "../../release-format/format.js";
+import { BigMap } from "../../release-compiler/collections.js";
 import { tempPacks } from "./temp-packs.js";
 import { data, hasSharedData } from "./readers/data-path.js";
 import { collect, Problems, tempFile } from "./readers/tmp.js";
@@ -30,7 +31,7 @@ function proteins(descriptions: string[]): ProteinTable {
     inputId: ids,
     canonicalId: ids,
     aliases: ids.map(() => []),
-    byInputId: new Map(ids.map((id, i) => [id, i + 1])),
+    byInputId: new BigMap(ids.map((id, i) => [id, i + 1])),
     description: [...descriptions],
     sequence: ids.map(() => "MKVLAAGIVALLLAAA"),
   } as unknown as ProteinTable;

@@ -17,6 +17,7 @@
 import { SPECIATION, type AliasTarget } from "../../../release-format/format.js";
 import { isAncestorOrSelf } from "../../../release-format/taxonomy.js";
 import type { HogXmlGroup, HogXmlNode } from "../../inputs.js";
+import { BigMap } from "../../collections.js";
 import type { Problems } from "../../problems.js";
 import { fileLabel } from "../../readers/lines.js";
 import { readHogTable, type HogTableKind } from "../../readers/orthofinder/hog-table.js";
@@ -144,7 +145,8 @@ export async function readOrthoFinderHogs(
   const families: FamilyBuild[] = [];
   const aliases = new Map<string, AliasTarget>();
   const orthogroupOf: string[] = [];
-  const familyOfEntry = new Map<number, Row>();
+  // The family root each protein is in, by entry - 1 (a Map holds fewer than a public release's proteins).
+  const familyOfEntry = new Array<Row | undefined>(proteins.count);
   const cladeCache = new Map<number, number>();
   /** The child of `level` on the way down to `below` (a descendant level). */
   const childClade = (level: number, below: number): number => {
@@ -162,11 +164,11 @@ export async function readOrthoFinderHogs(
   for (const root of roots) {
     let clash = false;
     for (const e of root.entries) {
-      const other = familyOfEntry.get(e);
+      const other = familyOfEntry[e - 1];
       if (other) {
         problems.report(root.file, root.line, `gene ${proteins.inputId[e - 1]} of ${root.name} is also in ${other.name} (${other.file}:${other.line}), in another HOG family`);
         clash = true;
-      } else familyOfEntry.set(e, root);
+      } else familyOfEntry[e - 1] = root;
     }
     if (clash) continue;
     const groupOfRow = new Map<HogXmlGroup, Row>();
@@ -227,7 +229,7 @@ export async function readOrthoFinderHogs(
     if (!aliases.has(root.og)) aliases.set(root.og, [family.index, family.rootId, family.nodes[0].level]);
   }
 
-  const hogIds = new Map<string, number>();
+  const hogIds = new BigMap<string, number>();
   for (const f of families) for (const id of familyHogIds(f)) hogIds.set(id, f.index);
   return { families, hogIds, aliases, orthogroupOf };
 }
