@@ -1,22 +1,26 @@
 /**
- * Maps and sets past V8's limit: one Map or Set holds at most 2^24 (16,777,216) entries, and
- * the next `set` throws "Map maximum size exceeded". A release reaches it well before the
- * 20 million proteins of a public one: the ids that resolve an annotation's protein (canonical
- * ids, aliases and every cross-reference id read, ~4 a protein in the simulated releases) pass
- * it at about four million proteins, the proteins' own ids at 16.7 million, a pairs file's
- * pairs at 16.7 million pairs.
+ * Maps, sets and arrays past V8's limits on one of them, which a public release's compile
+ * reaches well before its 20 million proteins:
+ * - one Map or Set holds at most 2^24 (16,777,216) entries, and the next `set` throws "Map
+ *   maximum size exceeded". The ids that resolve an annotation's protein (canonical ids,
+ *   aliases and every cross-reference id read, ~4 a protein in the simulated releases) pass it
+ *   at about four million proteins, the proteins' own ids at 16.7 million, the pairs of a pairs
+ *   file or of OrthoFinder's orthologues at 16.7 million pairs;
+ * - one array holds at most 2^27 elements, and a `push` past ~112 M (see BigArray) stops the
+ *   process with a fatal error that nothing can catch.
  *
  * BigMap and BigSet keep their entries in segments of at most SEGMENT_SIZE, one after the
- * other, each an ordinary Map or Set: a key is in one segment only, a new key goes to the last,
- * and iteration walks the segments in order, so the order is insertion order as with one Map
- * (the bytes of the release rest on it where a map is iterated). Below SEGMENT_SIZE there is
- * one segment and each call is one call on it; above it, a lookup tries the segments in turn
- * (three at 20 million keys). Written here because neither the language nor the npm registry
- * has an ordered map without the limit: the engine (engine.ts) is for rows sorted out of core,
- * not for lookups one key at a time on the hot path of reading the inputs.
+ * other, each an ordinary Map: a key is in one segment only, a new key goes to the last, and
+ * iteration walks the segments in order, so the order is insertion order as with one Map (the
+ * bytes of the release rest on it where a map is iterated). Below SEGMENT_SIZE there is one
+ * segment and each call is one call on it; above it, a lookup tries the segments in turn
+ * (three at 20 million keys). BigArray keeps its elements in segments of 2^bits. Written here
+ * because neither the language nor the npm registry has an ordered map without the limit: the
+ * row engine (engine.ts) is for rows sorted out of core, not for lookups one key at a time on
+ * the hot path of reading the inputs.
  *
- * ORTH_EDGE_MAP_SEGMENT sets a smaller segment size, so that the tests compile a small release
- * through many segments and find the same bytes (test/compiler/collections.test.ts).
+ * ORTH_EDGE_MAP_SEGMENT sets smaller segments, so that the tests compile a small release
+ * through many of them and find the same bytes (test/compiler/compile.test.ts).
  */
 
 /** Entries a segment holds: half V8's limit, which a Map counts with its deleted entries until it rehashes. */
@@ -154,18 +158,50 @@ export class BigSet<K> implements Iterable<K> {
 }
 
 /**
- * Elements one JavaScript array is grown to at most. V8 holds an array's elements in one block
- * of at most 2^27 slots, and a `push` that grows it past that (from ~112 M elements, with the
- * growth's margin) stops the process with a fatal error, not an exception; an array allocated
- * longer falls back to a dictionary, ~100 times slower. The columns that grow with the ids or
- * the given pairs check this bound (roomFor), so a release beyond it stops with a message that
- * says what outgrew it.
+ * An array past V8's limit on one array: V8 holds an array's elements in one block of at most
+ * 2^27 slots, and a `push` that grows one past it (from ~112 M elements, with the growth's
+ * margin) stops the process with a fatal error, not an exception; an array allocated longer
+ * than 2^25 falls back to a dictionary, ~100 times slower. The columns of ids that grow with the
+ * proteins and their cross-references (the entry id index, the cross-reference search: ~5.6 a
+ * protein in the simulated releases, 112 M at 20 M proteins) are BigArrays: segments of
+ * 2^bits elements, element i at `segments[i >>> bits][i & mask]`.
  */
-export const MOST_ARRAY_ELEMENTS = 100_000_000;
+export class BigArray<T> implements Iterable<T> {
+  readonly segments: T[][] = [[]];
+  readonly mask: number;
+  length = 0;
 
-/** Throws, naming `what`, when an array of `length` elements may not grow by one more (MOST_ARRAY_ELEMENTS). */
-export function roomFor(length: number, what: string): void {
-  if (length >= MOST_ARRAY_ELEMENTS) {
-    throw new Error(`${what}: more than ${MOST_ARRAY_ELEMENTS.toLocaleString("en-US")}, past what one JavaScript array holds (V8 stops at 2^27 elements); this release is too large for this compiler's one-array column`);
+  /** Segments of 2^bits elements: 2^23 unless ORTH_EDGE_MAP_SEGMENT sets fewer (its highest power of two). */
+  constructor(readonly bits = Math.floor(Math.log2(SEGMENT_SIZE))) {
+    this.mask = 2 ** bits - 1;
   }
+
+  push(value: T): void {
+    let last = this.segments[this.segments.length - 1];
+    if (last.length > this.mask) this.segments.push((last = []));
+    last.push(value);
+    this.length++;
+  }
+
+  at(index: number): T {
+    return this.segments[index >>> this.bits][index & this.mask];
+  }
+
+  *[Symbol.iterator](): IterableIterator<T> {
+    for (const segment of this.segments) yield* segment;
+  }
+}
+
+/** Keys read by index: an array (one block, at most ~112 M) or a BigArray. */
+export type Keys = ArrayLike<string> | BigArray<string>;
+
+/** `keys` as segments: element i at `segments[i >>> bits][i & mask]`; a plain array is one segment. */
+export function segmentsOf(keys: Keys): { segments: ArrayLike<ArrayLike<string>>; bits: number; mask: number } {
+  return keys instanceof BigArray ? keys : { segments: [keys], bits: 31, mask: 0x7fffffff };
+}
+
+/** Element `i` of `keys` (segmentsOf). */
+export function keyReader(keys: Keys): (index: number) => string {
+  const { segments, bits, mask } = segmentsOf(keys);
+  return (index) => segments[index >>> bits][index & mask];
 }

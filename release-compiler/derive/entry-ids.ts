@@ -1,4 +1,5 @@
-import { BigSet, roomFor } from "../collections.js";
+import { BigArray, BigSet } from "../collections.js";
+import { GrowingInts } from "../write/growing.js";
 import type { AnnotationTable } from "./annotations.js";
 import type { ProteinTable } from "./proteins.js";
 
@@ -15,19 +16,20 @@ const UNVERSIONED = /^(?:[A-Z]{2}_[A-Z]{0,4}|ENS[A-Z]+)\d+$/;
  * without its version (clients often drop it). The entry-id index groups them by id; an id
  * naming several entries is ambiguous. An id given as such wins over a version-less one.
  */
-export function entryIdPairs(p: ProteinTable, annotations: Pick<AnnotationTable, "xrefsAt">): { keys: string[]; entries: number[] } {
-  const keys: string[] = [];
-  const entries: number[] = [];
-  const unversioned: Array<[string, number]> = [];
+export function entryIdPairs(p: ProteinTable, annotations: Pick<AnnotationTable, "xrefsAt">): { keys: BigArray<string>; entries: Int32Array } {
+  // BigArrays: more than one array holds at 20 M proteins (collections.ts).
+  const keys = new BigArray<string>();
+  const entries = new GrowingInts();
+  const unversioned = new BigArray<string>();
+  const unversionedEntries = new GrowingInts();
   const add = (key: string, entry: number) => {
     if (!key) return;
-    roomFor(keys.length, "the entry id index's ids (canonical ids, aliases, cross-reference ids)");
     keys.push(key);
     entries.push(entry);
     const accession = VERSIONED.exec(key)?.[1];
     if (accession) {
-      roomFor(unversioned.length, "the entry id index's unversioned accessions");
-      unversioned.push([accession, entry]);
+      unversioned.push(accession);
+      unversionedEntries.push(entry);
     }
   };
   for (let i = 0; i < p.count; i++) {
@@ -35,13 +37,15 @@ export function entryIdPairs(p: ProteinTable, annotations: Pick<AnnotationTable,
     for (const a of p.aliases[i]) add(a, i + 1);
     for (const [, id] of annotations.xrefsAt(i)) add(id, i + 1);
   }
-  if (!unversioned.length) return { keys, entries };
-  const given = new BigSet(keys.filter((key) => UNVERSIONED.test(key)));
-  for (const [accession, entry] of unversioned) {
-    if (given.has(accession)) continue;
-    roomFor(keys.length, "the entry id index's ids (canonical ids, aliases, cross-reference ids)");
-    keys.push(accession);
-    entries.push(entry);
+  if (unversioned.length) {
+    const given = new BigSet<string>();
+    for (const key of keys) if (UNVERSIONED.test(key)) given.add(key);
+    for (let u = 0; u < unversioned.length; u++) {
+      const accession = unversioned.at(u);
+      if (given.has(accession)) continue;
+      keys.push(accession);
+      entries.push(unversionedEntries.values[u]);
+    }
   }
-  return { keys, entries };
+  return { keys, entries: entries.values.subarray(0, entries.length) };
 }

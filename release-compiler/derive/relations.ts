@@ -12,7 +12,8 @@
 import { HOMEOLOG, isOrthologType, REL_TYPES } from "../../release-format/format.js";
 import type { PairRow as PairInput } from "../inputs.js";
 import type { Problems } from "../problems.js";
-import { BigMap, roomFor } from "../collections.js";
+import { BigMap } from "../collections.js";
+import { GrowingInts } from "../write/growing.js";
 import { sortRanges, type ColumnKind, type Engine, type Mirror, type RowTable, type SortedRows } from "../engine.js";
 import type { FamilyBuild } from "./hogs.js";
 import { threadsAlways } from "../workers.js";
@@ -92,22 +93,43 @@ interface RelationContext {
   workerRows?: { folder: string; scratch: string; memoryBytes: number };
 }
 
-/** Undirected relations (entry1 < entry2) as they are collected. */
+/**
+ * Undirected relations (entry1 < entry2) as they are collected, in typed arrays that double as
+ * they fill: a pairs file or OrthoFinder's orthologues may give more pairs than one array of
+ * numbers holds (collections.ts), and a pair costs 25 bytes here rather than 40 and more.
+ */
 class PairList {
-  e1: number[] = [];
-  e2: number[] = [];
-  code: number[] = [];
-  distance: number[] = [];
-  score: number[] = [];
+  e1 = new Int32Array(1024);
+  e2 = new Int32Array(1024);
+  code = new Int8Array(1024);
+  distance = new Float64Array(1024);
+  score = new Float64Array(1024);
+  length = 0;
   push(a: number, b: number, code: number, distance = NaN, score = NaN): void {
-    this.e1.push(a);
-    this.e2.push(b);
-    this.code.push(code);
-    this.distance.push(distance);
-    this.score.push(score);
+    if (this.length === this.e1.length) this.grow();
+    const at = this.length++;
+    this.e1[at] = a;
+    this.e2[at] = b;
+    this.code[at] = code;
+    this.distance[at] = distance;
+    this.score[at] = score;
   }
-  get length(): number {
-    return this.e1.length;
+  private grow(): void {
+    const grown = <A extends Int32Array | Int8Array | Float64Array>(old: A): A => {
+      const out = new (old.constructor as new (length: number) => A)(old.length * 2);
+      out.set(old);
+      return out;
+    };
+    this.e1 = grown(this.e1);
+    this.e2 = grown(this.e2);
+    this.code = grown(this.code);
+    this.distance = grown(this.distance);
+    this.score = grown(this.score);
+  }
+  /** Whether a pair of one genome (true) or of two (false) is among them. */
+  has(sameGenome: boolean, genomeOf: (entry: number) => number): boolean {
+    for (let i = 0; i < this.length; i++) if ((genomeOf(this.e1[i]) === genomeOf(this.e2[i])) === sameGenome) return true;
+    return false;
   }
 }
 
@@ -131,8 +153,8 @@ export async function deriveRelations(
   const measured = pairsFile !== undefined || measure !== undefined;
   const table = await engine.table(RELATIONS_TABLE, relationColumns(measured));
   const spill = new RelationRows(table, context.genomeFirstEntry.length, context.genomeOf, context.isMain);
-  const givenOrthologs = given.e1.some((e, i) => context.genomeOf(e) !== context.genomeOf(given.e2[i]));
-  const givenWithin = given.e1.some((e, i) => context.genomeOf(e) === context.genomeOf(given.e2[i]));
+  const givenOrthologs = given.has(false, context.genomeOf);
+  const givenWithin = given.has(true, context.genomeOf);
   // A pair's measures: the file's when it gave them, else the alignment's when asked for.
   const add = (a: number, b: number, code: number, distance = NaN, score = NaN) => {
     if (measure && Number.isNaN(distance) && Number.isNaN(score)) ({ distance, score } = measure(a, b));
@@ -188,7 +210,7 @@ async function readGivenPairs(
   const out = new PairList();
   // A pairs file may give more pairs than a Map holds (collections.ts).
   const seen = new BigMap<string, number>();
-  const untyped: number[] = [];
+  const untyped = new GrowingInts();
   for await (const row of rows) {
     const a = context.entryOfId(row.protein1);
     const b = context.entryOfId(row.protein2);
@@ -205,7 +227,6 @@ async function readGivenPairs(
       continue;
     }
     seen.set(key, row.line);
-    roomFor(out.length, `${row.file ?? path}:${row.line}: the pairs given`);
     let code = -1;
     if (row.relType !== undefined) {
       code = CODE.get(row.relType)!;
@@ -242,7 +263,7 @@ async function readGivenPairs(
       bump(out.e1[i], context.genomeOf(out.e2[i]));
       bump(out.e2[i], context.genomeOf(out.e1[i]));
     }
-    for (const i of untyped) {
+    for (const i of untyped.values.subarray(0, untyped.length)) {
       const x = out.e1[i];
       const y = out.e2[i];
       const many1 = counts.get(`${y}:${context.genomeOf(x)}`)! > 1; // x has co-orthologs in its genome

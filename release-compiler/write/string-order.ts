@@ -9,6 +9,7 @@
  * The result is the comparator sort's, stable: keys in string order, equal keys by `tie`, then
  * by index.
  */
+import { segmentsOf, type Keys } from "../collections.js";
 
 /** Ranges of at most this many keys are sorted by the comparator. */
 const SMALL = 48;
@@ -24,14 +25,19 @@ const bucketOf = (key: string, depth: number): number => {
 };
 
 /** The indices of `keys` in string order; equal keys ordered by `tie` (a comparator of indices), then by index. */
-export function stringOrder(keys: ArrayLike<string>, tie?: (a: number, b: number) => number): Int32Array {
+export function stringOrder(keys: Keys, tie?: (a: number, b: number) => number): Int32Array {
   const n = keys.length;
+  // Element i at segments[i >>> bits][i & mask], written out where it is read: a plain array is one segment.
+  const { segments, bits, mask } = segmentsOf(keys);
   const order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   const scratch = new Int32Array(n);
+  // The bucket of each place of a range, found once in the counting pass and read back in the
+  // placing pass: each key's characters are read once per pass, not twice.
+  const bucketAt = new Uint8Array(n);
   const compare = (a: number, b: number): number => {
-    const x = keys[a];
-    const y = keys[b];
+    const x = segments[a >>> bits][a & mask];
+    const y = segments[b >>> bits][b & mask];
     return x < y ? -1 : x > y ? 1 : (tie?.(a, b) ?? 0) || a - b;
   };
   const counts = new Int32Array(BUCKETS + 1);
@@ -47,14 +53,16 @@ export function stringOrder(keys: ArrayLike<string>, tie?: (a: number, b: number
       continue;
     }
     counts.fill(0);
-    for (let i = lo; i < hi; i++) counts[bucketOf(keys[order[i]], depth) + 1]++;
+    for (let i = lo; i < hi; i++) {
+      const k = order[i];
+      const bucket = bucketOf(segments[k >>> bits][k & mask], depth);
+      bucketAt[i] = bucket;
+      counts[bucket + 1]++;
+    }
     for (let b = 1; b <= BUCKETS; b++) counts[b] += counts[b - 1];
     next.set(counts.subarray(0, BUCKETS));
     // Stable: each bucket keeps the range's order.
-    for (let i = lo; i < hi; i++) {
-      const k = order[i];
-      scratch[lo + next[bucketOf(keys[k], depth)]++] = k;
-    }
+    for (let i = lo; i < hi; i++) scratch[lo + next[bucketAt[i]]++] = order[i];
     order.set(scratch.subarray(lo, hi), lo);
     for (let b = 0; b < BUCKETS; b++) {
       const from = lo + counts[b];

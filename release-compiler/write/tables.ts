@@ -11,6 +11,7 @@ import { rowChunkCovering } from "../../release-format/directory.js";
 import { LAYOUT } from "./layout.js";
 import { packChunk, type PackWriter } from "./packs.js";
 import { stringOrder } from "./string-order.js";
+import { keyReader, type Keys } from "../collections.js";
 
 /** Writes rows 0..count-1 in chunks of about `chunkBytes`; a row is built only when it is written. */
 export function writeTable<Row>(
@@ -248,22 +249,23 @@ export function writeHashIndex<Value>(packs: PackWriter, entries: Iterable<reado
  * end elsewhere), without holding millions of small lists (entry ids of a large release). A key
  * keeps its `maxNumbers` smallest numbers.
  */
-export function writeHashIndexOfPairs(packs: PackWriter, keys: string[], numbers: ArrayLike<number>, bucketBytes: number, maxNumbers = Infinity): HashIndexRef<number[]> {
+export function writeHashIndexOfPairs(packs: PackWriter, keys: Keys, numbers: ArrayLike<number>, bucketBytes: number, maxNumbers = Infinity): HashIndexRef<number[]> {
   const order = stringOrder(keys, (a, b) => numbers[a] - numbers[b]);
+  const keyAt = keyReader(keys);
   // A key's bytes estimated once, with its first number (~5 bytes a further number, uncounted).
   const keyBytes = (key: string) => key.length + 7;
   // Where each key's pairs begin in key order, found once (neighbours' strings compared once, not twice).
   const begins = new Uint8Array(order.length);
   let total = 0;
   for (let i = 0; i < order.length; i++) {
-    if (i > 0 && keys[order[i]] === keys[order[i - 1]]) continue;
+    if (i > 0 && keyAt(order[i]) === keyAt(order[i - 1])) continue;
     begins[i] = 1;
-    total += keyBytes(keys[order[i]]);
+    total += keyBytes(keyAt(order[i]));
   }
   const writer = hashIndexWriter<number[]>(packs, total, bucketBytes);
   for (let i = 0; i < order.length; ) {
     // A key's pairs follow each other, numbers ascending: its list whole before it is added.
-    const key = keys[order[i]];
+    const key = keyAt(order[i]);
     const list: number[] = [];
     do {
       const n = numbers[order[i]];

@@ -14,7 +14,7 @@ import {
   type XrefSearchRow,
 } from "../../release-format/format.js";
 import { xrefsOf } from "../../release-format/xrefs.js";
-import { roomFor } from "../collections.js";
+import { BigArray } from "../collections.js";
 import type { ProteinTable } from "../derive/proteins.js";
 import { appendGaps, GrowingBytes, GrowingInts } from "./growing.js";
 import type { PackWriter } from "./packs.js";
@@ -55,30 +55,34 @@ export function writeXrefSearch(
     layout.chunkBytes,
     (r) => {
       const at = rows.order[r];
-      return [rows.id[at], sourceCode.get(rows.source[at])!, rows.entry[at], rows.seqMatch[at]];
+      return [rows.id.at(at), sourceCode.get(rows.source.at(at))!, rows.entry[at], rows.seqMatch[at]];
     },
     (row) => row[0].length + 10,
   );
-  const grams = gramPostings(rows.order.length, (r) => rows.lower[rows.order[r]], layout);
+  const grams = gramPostings(rows.order.length, (r) => rows.lower.at(rows.order[r]), layout);
   return { maxHits: layout.maxHits, maxGram: layout.maxGram, sources, rows: table, grams: writeGramLeaves(packs, grams, layout.leafBytes) };
 }
 
-/** Search rows as parallel columns in the order found (millions in a large release); row r is at order[r]. */
+/**
+ * Search rows as parallel columns in the order found (~5.5 a protein in the simulated releases:
+ * at 20 M proteins more than one array holds, so BigArrays and typed arrays); row r is at order[r].
+ */
 interface SearchRows {
-  id: string[];
-  lower: string[];
-  source: string[];
-  entry: number[];
-  seqMatch: number[];
+  id: BigArray<string>;
+  lower: BigArray<string>;
+  source: BigArray<string>;
+  entry: Int32Array;
+  seqMatch: Int32Array;
   order: Int32Array;
 }
 
 /** One row per (id, entry), ordered by (lower-cased id, id, entry). */
 function searchRows(p: ProteinTable, xrefsAt: (index: number) => AnnotationRow["xrefs"], speciesCodes: string[]): SearchRows {
-  const id: string[] = [];
-  const source: string[] = [];
-  const entries: number[] = [];
-  const seqMatch: number[] = [];
+  const id = new BigArray<string>();
+  const lower = new BigArray<string>();
+  const source = new BigArray<string>();
+  const entries = new GrowingInts();
+  const seqMatch = new GrowingInts();
   for (let i = 0; i < p.count; i++) {
     const entry = i + 1;
     const g = p.genome[i];
@@ -95,16 +99,16 @@ function searchRows(p: ProteinTable, xrefsAt: (index: number) => AnnotationRow["
     for (const x of xrefs) add(x.id, x.source, x.seqMatch);
     add(orthid, XREF_ORTHID_SOURCE, "exact");
     for (const [xref, row] of seen) {
-      roomFor(id.length, "the cross-reference search's rows (ids and orthids with their proteins)");
       id.push(xref);
+      lower.push(xref.toLowerCase());
       source.push(row.source);
       entries.push(entry);
       seqMatch.push(row.seqMatch);
     }
   }
-  const lower = id.map((x) => x.toLowerCase());
-  const order = stringOrder(lower, (a, b) => compare(id[a], id[b]) || entries[a] - entries[b]);
-  return { id, lower, source, entry: entries, seqMatch, order };
+  const entry = entries.values.subarray(0, entries.length);
+  const order = stringOrder(lower, (a, b) => compare(id.at(a), id.at(b)) || entry[a] - entry[b]);
+  return { id, lower, source, entry, seqMatch: seqMatch.values.subarray(0, seqMatch.length), order };
 }
 
 /**
@@ -113,7 +117,7 @@ function searchRows(p: ProteinTable, xrefsAt: (index: number) => AnnotationRow["
  * [postingsFrom, postingsTo) of `postings` (from -1 for a common gram, which keeps its count alone).
  */
 export interface Grams {
-  keys: string[];
+  keys: BigArray<string>;
   counts: GrowingInts;
   postingsFrom: GrowingInts;
   postingsTo: GrowingInts;
@@ -145,7 +149,7 @@ export function gramPostings(rowCount: number, lowerAt: (row: number) => string,
   const bigrams = new GramTable();
   /** Per start (symbol position): the number of its gram on the current level, -1 where none. */
   const gramOf = new Int32Array(symbols.length).fill(-1);
-  const out: Grams = { keys: [], counts: new GrowingInts(), postingsFrom: new GrowingInts(), postingsTo: new GrowingInts(), postings: new GrowingBytes() };
+  const out: Grams = { keys: new BigArray(), counts: new GrowingInts(), postingsFrom: new GrowingInts(), postingsTo: new GrowingInts(), postings: new GrowingBytes() };
   // A level needs only the one before's grams of each start (gramOf) and which were common, so
   // its tables are the previous level's, emptied: new ones each level were allocated outside
   // V8's heap, and every 64 MB of that makes V8 collect the whole heap, freeing nothing (a
@@ -316,9 +320,10 @@ function writeGramLeaves(packs: PackWriter, grams: Grams, leafBytes: number): Xr
   for (const g of order) {
     const from = postingsFrom.values[g];
     const rows = from < 0 ? null : postings.values.subarray(from, postingsTo.values[g]);
-    leaf.keys.push(keys[g]);
+    const key = keys.at(g);
+    leaf.keys.push(key);
     leaf.values.push([counts.values[g], rows]);
-    bytes += keys[g].length + 4 + (rows?.length ?? 0);
+    bytes += key.length + 4 + (rows?.length ?? 0);
     if (bytes >= leafBytes) close();
   }
   close();

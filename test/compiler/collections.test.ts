@@ -1,12 +1,12 @@
 /**
- * BigMap and BigSet (release-compiler/collections.ts): what one Map or Set does, in the same
- * order, past V8's 2^24 entries; and the bound on one array's elements.
+ * BigMap, BigSet and BigArray (release-compiler/collections.ts): what one Map, Set or array
+ * does, in the same order, past V8's limits.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BigMap, BigSet, MOST_ARRAY_ELEMENTS, roomFor, segmentSizeOf } from "../../release-compiler/collections.js";
+import { BigArray, BigMap, BigSet, keyReader, segmentSizeOf } from "../../release-compiler/collections.js";
 import { loadSnapshot, saveSnapshot } from "../../release-compiler/snapshot.js";
 
 /** A small deterministic stream of numbers (mulberry32). */
@@ -132,9 +132,22 @@ describe("the segment size a compile is given (ORTH_EDGE_MAP_SEGMENT)", () => {
   });
 });
 
-describe("roomFor", () => {
-  it("lets an array grow to MOST_ARRAY_ELEMENTS and stops it there with what outgrew it", () => {
-    expect(() => roomFor(MOST_ARRAY_ELEMENTS - 1, "the test's ids")).not.toThrow();
-    expect(() => roomFor(MOST_ARRAY_ELEMENTS, "the test's ids")).toThrow("the test's ids: more than 100,000,000, past what one JavaScript array holds");
+describe("BigArray", () => {
+  it("holds what an array holds, in order, across segments of 2^bits, and reads like one", () => {
+    const array = new BigArray<string>(2);
+    const model: string[] = [];
+    for (let i = 0; i < 23; i++) {
+      array.push(`id${i}`);
+      model.push(`id${i}`);
+    }
+    expect(array.length).toBe(23);
+    expect(array.segments.map((s) => s.length)).toEqual([4, 4, 4, 4, 4, 3]);
+    expect([...array]).toEqual(model);
+    expect(Array.from({ length: 23 }, (_, i) => array.at(i))).toEqual(model);
+    const read = keyReader(array);
+    expect(read(0)).toBe("id0");
+    expect(read(22)).toBe("id22");
+    expect(keyReader(model)(7)).toBe("id7");
+    expect([...new BigArray<number>()]).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
  * keys, gives the order the comparator sort gives: string order, then the tie-breaker, then the index.
  */
 import { describe, expect, it } from "vitest";
+import { BigArray } from "../../release-compiler/collections.js";
 import { stringOrder } from "../../release-compiler/write/string-order.js";
 
 /** A deterministic generator (mulberry32). */
@@ -58,5 +59,15 @@ describe("stringOrder", () => {
     expect(Array.from(order)).toEqual(Array.from(byComparator(keys, tie)));
     // Every index once.
     expect(new Set(order).size).toBe(keys.length);
+  });
+
+  it("orders a BigArray's keys as those of one array, across its segments", () => {
+    const keys = releaseLikeKeys(5000, 8);
+    const big = new BigArray<string>(6);
+    for (const key of keys) big.push(key);
+    expect(big.segments.length).toBe(79);
+    const numbers = Int32Array.from(keys, (_, i) => i % 5);
+    const tie = (a: number, b: number) => numbers[a] - numbers[b];
+    expect(Array.from(stringOrder(big, tie))).toEqual(Array.from(byComparator(keys, tie)));
   });
 });

@@ -35,7 +35,7 @@ function definition(rows: string[], maxHits: number, maxGram: number) {
 function computed(rows: string[], maxHits: number, maxGram: number) {
   const g = gramPostings(rows.length, (row) => rows[row], { maxHits, maxGram });
   const out = new Map<string, { count: number; rows: number[] | null }>();
-  g.keys.forEach((key, i) => {
+  [...g.keys].forEach((key, i) => {
     const from = g.postingsFrom.values[i];
     const decoded = from < 0 ? null : decodePostings(g.postings.values.subarray(from, g.postingsTo.values[i]));
     out.set(key, { count: g.counts.values[i], rows: decoded });

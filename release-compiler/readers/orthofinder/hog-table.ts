@@ -6,6 +6,7 @@
  *   root level in the 3.x layout: each orthogroup is its own HOG there).
  * A species cell lists gene ids separated by `, ` (the FASTA ids as OrthoFinder wrote them).
  */
+import { BigMap } from "../../collections.js";
 import type { Problems } from "../../problems.js";
 import { fileLabel, isBlank, readLines } from "../lines.js";
 
@@ -62,7 +63,8 @@ export async function* readHogTable(
   onHeader: (species: string[]) => void,
 ): AsyncGenerator<HogTableRow> {
   const file = fileLabel(path);
-  const first = new Map<string, number>();
+  // A HOG per row: a public release's tables may list more than a Map holds (collections.ts).
+  const first = new BigMap<string, number>();
   let columns: number | undefined;
   const lead = LEADING[kind].length;
   for await (const { text, lineNo } of readLines(path, problems)) {
