@@ -9,21 +9,22 @@
  * - one array holds at most 2^27 elements, and a `push` past ~112 M (see BigArray) stops the
  *   process with a fatal error that nothing can catch.
  *
- * BigMap and BigSet keep their entries in segments of at most SEGMENT_SIZE, one after the
- * other, each an ordinary Map: a key is in one segment only, a new key goes to the last, and
- * iteration walks the segments in order, so the order is insertion order as with one Map (the
- * bytes of the release rest on it where a map is iterated). Below SEGMENT_SIZE there is one
- * segment and each call is one call on it; above it, a lookup tries the segments in turn
- * (three at 20 million keys). BigArray keeps its elements in segments of 2^bits. Written here
- * because neither the language nor the npm registry has an ordered map without the limit: the
- * row engine (engine.ts) is for rows sorted out of core, not for lookups one key at a time on
- * the hot path of reading the inputs.
+ * A BigMap is one Map until it holds SEGMENT_SIZE keys; then its keys are split by their hash
+ * into 2, 4, 8, … Maps (each part split in two when one outgrows SEGMENT_SIZE), so a call is one
+ * hash and one call on one Map at any size. A first version kept segments in insertion order
+ * and tried them in turn: at 80 M keys (ten segments) a lookup cost 8 µs. The price of hashing
+ * is the order: a BigMap iterates in insertion order while it is one Map, and part by part
+ * after (the same order for the same keys set in the same order, so the same bytes; nothing
+ * that writes the release iterates a map whose order would show). BigArray keeps its elements
+ * in segments of 2^bits. Written here because neither the language nor the npm registry has a
+ * map without the limit: the row engine (engine.ts) is for rows sorted out of core, not for
+ * lookups one key at a time on the hot path of reading the inputs.
  *
- * ORTH_EDGE_MAP_SEGMENT sets smaller segments, so that the tests compile a small release
+ * ORTH_EDGE_MAP_SEGMENT sets smaller segments, so that the tests compile small releases
  * through many of them and find the same bytes (test/compiler/compile.test.ts).
  */
 
-/** Entries a segment holds: half V8's limit, which a Map counts with its deleted entries until it rehashes. */
+/** Keys one Map of a BigMap holds before it is split: half V8's limit, which a Map counts with its deleted entries until it rehashes. */
 export const SEGMENT_SIZE = segmentSizeOf(process.env.ORTH_EDGE_MAP_SEGMENT);
 
 /** The segment size ORTH_EDGE_MAP_SEGMENT gives: 2^23 when it is not set. */
@@ -34,84 +35,105 @@ export function segmentSizeOf(value: string | undefined): number {
   return size;
 }
 
-/** What a BigMap becomes when posted to a worker thread (structured clone keeps no class): its segments. */
-export interface BigMapData<K, V> {
-  segments: Array<Map<K, V>>;
+/** The keys a BigMap takes: what its hash reads. */
+export type BigKey = string | number;
+
+/** A key's 32-bit hash (FNV-1a over a string's code units; a number's two 32-bit halves mixed), which picks its part. */
+export function hashOf(key: BigKey): number {
+  let h: number;
+  if (typeof key === "string") {
+    h = 0x811c9dc5;
+    for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  } else h = (key >>> 0) ^ Math.imul(Math.floor(key / 2 ** 32) | 0, 0x9e3779b1);
+  // murmur3's finalizer: the top bits, which pick the part, depend on every bit.
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
-export class BigMap<K, V> implements ReadonlyMap<K, V> {
-  private segments: Array<Map<K, V>> = [new Map()];
+/** What a BigMap becomes when posted to a worker thread (structured clone keeps no class): its parts. */
+export interface BigMapData<K, V> {
+  parts: Array<Map<K, V>>;
+  bits: number;
+}
+
+export class BigMap<K extends BigKey, V> implements ReadonlyMap<K, V> {
+  /** 2^bits Maps; a key is in parts[hashOf(key) >>> (32 - bits)] (in parts[0] while bits is 0). */
+  private parts: Array<Map<K, V>> = [new Map()];
+  private bits = 0;
 
   constructor(entries?: Iterable<readonly [K, V]>, private readonly segmentSize = SEGMENT_SIZE) {
     if (entries) for (const [key, value] of entries) this.set(key, value);
   }
 
   /** A BigMap again from what was posted to this thread (BigMapData). */
-  static from<K, V>(data: BigMapData<K, V>, segmentSize = SEGMENT_SIZE): BigMap<K, V> {
+  static from<K extends BigKey, V>(data: BigMapData<K, V>, segmentSize = SEGMENT_SIZE): BigMap<K, V> {
     const map = new BigMap<K, V>(undefined, segmentSize);
-    map.segments = data.segments.length ? data.segments : [new Map()];
+    map.parts = data.parts;
+    map.bits = data.bits;
     return map;
   }
 
   /** What to post to a worker thread (BigMap.from takes it back). */
   data(): BigMapData<K, V> {
-    return { segments: this.segments };
+    return { parts: this.parts, bits: this.bits };
+  }
+
+  private partOf(key: K): Map<K, V> {
+    return this.bits === 0 ? this.parts[0] : this.parts[hashOf(key) >>> (32 - this.bits)];
   }
 
   get size(): number {
     let size = 0;
-    for (const segment of this.segments) size += segment.size;
+    for (const part of this.parts) size += part.size;
     return size;
   }
 
-  /** The segment holding `key`, if any. */
-  private segmentOf(key: K): Map<K, V> | undefined {
-    for (const segment of this.segments) if (segment.has(key)) return segment;
-    return undefined;
-  }
-
   get(key: K): V | undefined {
-    if (this.segments.length === 1) return this.segments[0].get(key);
-    for (const segment of this.segments) {
-      const value = segment.get(key);
-      if (value !== undefined || segment.has(key)) return value;
-    }
-    return undefined;
+    return this.partOf(key).get(key);
   }
 
   has(key: K): boolean {
-    return this.segments.length === 1 ? this.segments[0].has(key) : this.segmentOf(key) !== undefined;
+    return this.partOf(key).has(key);
   }
 
   set(key: K, value: V): this {
-    const segments = this.segments;
-    // A key held by an earlier segment keeps its place there.
-    for (let s = 0; s < segments.length - 1; s++) {
-      if (segments[s].has(key)) {
-        segments[s].set(key, value);
-        return this;
-      }
-    }
-    const last = segments[segments.length - 1];
-    if (last.size < this.segmentSize || last.has(key)) last.set(key, value);
-    else segments.push(new Map([[key, value]]));
+    const part = this.partOf(key);
+    part.set(key, value);
+    if (part.size > this.segmentSize) this.split();
     return this;
   }
 
+  /** Every part in two by the next bit of its keys' hashes: part i becomes parts 2i and 2i + 1. */
+  private split(): void {
+    if (this.bits === 32) throw new Error("BigMap: more keys than 2^32 parts hold");
+    const bits = this.bits + 1;
+    const parts: Array<Map<K, V>> = [];
+    for (let i = 0; i < this.parts.length; i++) {
+      const low = new Map<K, V>();
+      const high = new Map<K, V>();
+      for (const [key, value] of this.parts[i]) ((hashOf(key) >>> (32 - bits)) & 1 ? high : low).set(key, value);
+      this.parts[i].clear(); // its memory free before the next part is copied
+      parts.push(low, high);
+    }
+    this.parts = parts;
+    this.bits = bits;
+  }
+
   delete(key: K): boolean {
-    return this.segmentOf(key)?.delete(key) ?? false;
+    return this.partOf(key).delete(key);
   }
 
   *entries(): IterableIterator<[K, V]> {
-    for (const segment of this.segments) yield* segment;
+    for (const part of this.parts) yield* part;
   }
 
   *keys(): IterableIterator<K> {
-    for (const segment of this.segments) yield* segment.keys();
+    for (const part of this.parts) yield* part.keys();
   }
 
   *values(): IterableIterator<V> {
-    for (const segment of this.segments) yield* segment.values();
+    for (const part of this.parts) yield* part.values();
   }
 
   [Symbol.iterator](): IterableIterator<[K, V]> {
@@ -119,11 +141,11 @@ export class BigMap<K, V> implements ReadonlyMap<K, V> {
   }
 
   forEach(visit: (value: V, key: K, map: ReadonlyMap<K, V>) => void): void {
-    for (const segment of this.segments) for (const [key, value] of segment) visit(value, key, this);
+    for (const part of this.parts) for (const [key, value] of part) visit(value, key, this);
   }
 }
 
-export class BigSet<K> implements Iterable<K> {
+export class BigSet<K extends BigKey> implements Iterable<K> {
   private readonly map: BigMap<K, true>;
 
   constructor(keys?: Iterable<K>, segmentSize = SEGMENT_SIZE) {
@@ -162,8 +184,8 @@ export class BigSet<K> implements Iterable<K> {
  * 2^27 slots, and a `push` that grows one past it (from ~112 M elements, with the growth's
  * margin) stops the process with a fatal error, not an exception; an array allocated longer
  * than 2^25 falls back to a dictionary, ~100 times slower. The columns of ids that grow with the
- * proteins and their cross-references (the entry id index, the cross-reference search: ~5.6 a
- * protein in the simulated releases, 112 M at 20 M proteins) are BigArrays: segments of
+ * proteins and their cross-references (the entry id index's keys: 6.6 a protein in the
+ * simulated 1M release, 133 M at 20 M proteins; the cross-reference search's rows) are BigArrays: segments of
  * 2^bits elements, element i at `segments[i >>> bits][i & mask]`.
  */
 export class BigArray<T> implements Iterable<T> {

@@ -11,7 +11,7 @@
  */
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
 import { deserialize, serialize } from "node:v8";
-import { BigMap } from "./collections.js";
+import { BigMap, type BigKey } from "./collections.js";
 
 /** Elements per frame of a long array or Map. */
 const SLICE = 1 << 16;
@@ -196,8 +196,8 @@ function materialize(path: string, item: Item): unknown {
       }
       case "map":
       case "bigmap": {
-        const out = item.kind === "map" ? new Map<unknown, unknown>() : new BigMap<unknown, unknown>();
-        for (let at = 0; at < item.size; at += SLICE) for (const [k, v] of frame() as Array<[unknown, unknown]>) out.set(k, v);
+        const out = item.kind === "map" ? new Map<BigKey, unknown>() : new BigMap<BigKey, unknown>();
+        for (let at = 0; at < item.size; at += SLICE) for (const [k, v] of frame() as Array<[BigKey, unknown]>) out.set(k, v);
         return out;
       }
     }

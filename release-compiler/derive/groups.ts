@@ -45,7 +45,9 @@ export function deriveGroups(families: FamilyBuild[], genomeOf: (entry: number) 
  * number; an unknown protein, a protein in two groups or two of one genome in a group are problems.
  */
 export async function readGroups(file: string, proteins: ProteinTable, problems: Problems): Promise<number[][]> {
-  const groups = new BigMap<string, number[]>();
+  // Groups in order of first appearance, and each group name's place in it (a BigMap, which keeps no order past a Map's size).
+  const groups: number[][] = [];
+  const groupIndex = new BigMap<string, number>();
   // The group each protein is in, by entry - 1 (a Map holds fewer than a public release's proteins).
   const groupOf = new Array<string | undefined>(proteins.count);
   for await (const row of readGroupsTsv(file, problems)) {
@@ -59,16 +61,17 @@ export async function readGroups(file: string, proteins: ProteinTable, problems:
       problems.report(file, row.line, `protein ${row.protein} is already in group ${other}`);
       continue;
     }
-    const members = groups.get(row.group) ?? [];
+    const index = groupIndex.get(row.group);
+    const members = index === undefined ? [] : groups[index];
     if (members.some((m) => proteins.genome[m - 1] === proteins.genome[entry - 1])) {
       problems.report(file, row.line, `group ${row.group} already has a protein of this genome`);
       continue;
     }
     members.push(entry);
-    groups.set(row.group, members);
+    if (index === undefined) groupIndex.set(row.group, groups.push(members) - 1);
     groupOf[entry - 1] = row.group;
   }
-  return [...groups.values()].map((m) => m.sort((a, b) => a - b));
+  return groups.map((m) => m.sort((a, b) => a - b));
 }
 
 /** Per entry - 1: the group number (0 = none). */

@@ -64,8 +64,8 @@ export function writeXrefSearch(
 }
 
 /**
- * Search rows as parallel columns in the order found (~5.5 a protein in the simulated releases:
- * at 20 M proteins more than one array holds, so BigArrays and typed arrays); row r is at order[r].
+ * Search rows as parallel columns in the order found (a protein's cross-reference ids, canonical
+ * id and orthid: at 20 M proteins more than one array holds, so BigArrays and typed arrays); row r is at order[r].
  */
 interface SearchRows {
   id: BigArray<string>;

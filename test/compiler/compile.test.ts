@@ -19,6 +19,7 @@ import { simulateRelease } from "../../release-compiler/simulate/simulate.js";
 import { folderFiles } from "../../release-compiler/local/r2-loader.js";
 import { releasePacks } from "../../release-compiler/local/release-packs.js";
 import { HASH_HEX_LENGTH } from "../../release-format/format.js";
+import { hasSharedData, warnWithoutSharedData } from "../shared-data.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 let input: string;
@@ -168,9 +169,9 @@ describe("npm run compile", () => {
     const dir = mkdtempSync(join(tmpdir(), "orth-cli-"));
     const one = await cli(["--config", join(input, "release.json"), "--out", join(dir, "one"), "--jobs", "1", "--memory", "64m"]);
     const two = await cli(["--config", join(input, "release.json"), "--out", join(dir, "two"), "--jobs", "2", "--memory", "1GiB", "--verbose"]);
-    // Every BigMap of the compile (collections.ts) in segments of 7 entries, as a release past
-    // 2^23 proteins, ids or HOG ids has them: each lookup finds its key in whichever segment
-    // holds it (a key not found makes an input problem, as a map missing it would).
+    // Every BigMap of the compile (collections.ts) split into parts of at most 7 keys and every
+    // BigArray in segments of 4, as a release past 2^23 proteins, ids or HOG ids has them: each
+    // key is found in the part its hash names (a key not found makes an input problem).
     vi.stubEnv("ORTH_EDGE_MAP_SEGMENT", "7");
     const segmented = await cli(["--config", join(input, "release.json"), "--out", join(dir, "segmented"), "--jobs", "2"]);
     expect(segmented.code, segmented.stderr).toBe(0);
@@ -182,6 +183,20 @@ describe("npm run compile", () => {
     // Not a terminal: no live bar.
     expect(one.stderr).not.toContain("\r");
     expect(releaseFiles(join(dir, "two"))).toEqual(releaseFiles(join(dir, "one")));
+  });
+
+  warnWithoutSharedData("the bacteria3 release with its maps in segments");
+  it.skipIf(!hasSharedData)("gives bacteria3 (a groups file, a pairs file) the same bytes with its maps in segments of 7", async () => {
+    // The groups come out in the order of their first row and the given pairs are checked for
+    // repeats through BigMaps: split into parts of at most 7 keys here, in hash order, not insertion order.
+    const dir = mkdtempSync(join(tmpdir(), "orth-segments-"));
+    const config = resolve(ROOT, "test/fixtures/bacteria3.release.json");
+    const plain = await cli(["--config", config, "--out", join(dir, "plain")]);
+    vi.stubEnv("ORTH_EDGE_MAP_SEGMENT", "7");
+    const segmented = await cli(["--config", config, "--out", join(dir, "segmented")]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(segmented.code, segmented.stderr).toBe(0);
+    expect(releaseFiles(join(dir, "segmented"))).toEqual(releaseFiles(join(dir, "plain")));
   });
 
   it("runs its tasks side by side in processes of their own, with the same bytes and every task's stage lines", async () => {
