@@ -4,9 +4,10 @@
  * in one run rather than absolute times across runs. The `## Soak` section belongs to
  * `npm run soak` and is kept as it is.
  *
- * `npm run bench -- --only compile,workflow,serve,formats,at-scale,search,downloads,scale,costs` runs some sections and keeps the others'
- * figures from the file (scale alone reprojects the release the last compile run kept; costs
- * prices the sections as they stand, see costs.ts).
+ * `npm run bench -- --only compile,workflow,serve,formats,at-scale,search,downloads,scale,limits,costs` runs some sections and keeps the others'
+ * figures from the file (scale alone reprojects the release the last compile run kept; limits
+ * holds 20 M proteins' ids in 5–7 GB, so it runs only when named; costs prices the sections as
+ * they stand, see costs.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -18,6 +19,7 @@ import { costsSection } from "./costs.js";
 import { downloadsBenchmark } from "./downloads.js";
 import { atScaleBasis, atScaleBenchmark } from "./at-scale.js";
 import { formatsBenchmark } from "./formats.js";
+import { limitsBenchmark } from "./limits.js";
 import { machineLine } from "./load.js";
 import { scaleProjection } from "./scale.js";
 import { searchBenchmark } from "./search.js";
@@ -25,8 +27,8 @@ import { serveBenchmark } from "./serve.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const FILE = resolve(ROOT, "BENCHMARKS.md");
-const SECTIONS = ["compile", "workflow", "serve", "formats", "at-scale", "search", "downloads", "scale", "costs"] as const;
-const TITLES = { targets: "Targets", compile: "Compile", workflow: "Compile as tasks", serve: "Serve", formats: "Format 3 and 4", "at-scale": "At 2,500 genomes", search: "Search", downloads: "Downloads", scale: "Scale on paper", costs: "Costs", soak: "Soak" };
+const SECTIONS = ["compile", "workflow", "serve", "formats", "at-scale", "search", "downloads", "scale", "limits", "costs"] as const;
+const TITLES = { targets: "Targets", compile: "Compile", workflow: "Compile as tasks", serve: "Serve", formats: "Format 3 and 4", "at-scale": "At 2,500 genomes", search: "Search", downloads: "Downloads", scale: "Scale on paper", limits: "Past V8's limits", costs: "Costs", soak: "Soak" };
 
 /** The sections of the current BENCHMARKS.md by title (`## Title` up to the next `## `). */
 function sectionsOnFile(): Map<string, string> {
@@ -88,6 +90,7 @@ async function main(): Promise<void> {
     if (!basis) throw new Error(`no release to project from: run npm run bench -- --only at-scale (or compile) first`);
     measured(TITLES.scale, await scaleProjection(basis.dir, basis));
   }
+  if (only.has("limits")) measured(TITLES.limits, await limitsBenchmark(log));
   if (only.has("downloads")) measured(TITLES.downloads, await downloadsBenchmark(log));
   if (only.has("search")) measured(TITLES.search, await searchBenchmark({ genomes: 25, families: 1500, seed: 5, queries: 100 }, log));
 

@@ -145,6 +145,7 @@ export class BigMap<K extends BigKey, V> implements ReadonlyMap<K, V> {
   }
 }
 
+/** A Set past V8's limit: the keys of a BigMap (its order too). */
 export class BigSet<K extends BigKey> implements Iterable<K> {
   private readonly map: BigMap<K, true>;
 
