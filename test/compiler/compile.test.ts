@@ -72,6 +72,28 @@ describe("compileRelease", () => {
     expect(readdirSync(out).sort()).toEqual(["a", "b"]);
   });
 
+  it("types a pairs file's orthologs by their co-orthologs as the truth types them, and names where a pair repeated was first given", async () => {
+    const dir = copyOfInput();
+    const rows = readFileSync(join(dir, "truth/orthologs.tsv"), "utf8").trimEnd().split("\n").slice(1).map((line) => line.split("\t"));
+    const config = JSON.parse(readFileSync(join(dir, "release.json"), "utf8")) as Record<string, unknown>;
+    const withPairs = (name: string, lines: string[]) => {
+      writeFileSync(join(dir, `${name}.tsv`), `${lines.join("\n")}\n`);
+      writeFileSync(join(dir, `${name}.json`), JSON.stringify({ ...config, pairs: `${name}.tsv` }));
+      return join(dir, `${name}.json`);
+    };
+    const typed = withPairs("typed", rows.map((r) => r.join("\t")));
+    const untyped = withPairs("untyped", rows.map(([a, b]) => `${a}\t${b}`));
+    const out = mkdtempSync(join(tmpdir(), "orth-pairs-"));
+    await compileRelease(typed, join(out, "typed"));
+    await compileRelease(untyped, join(out, "untyped"));
+    expect(rows.some(([, , type]) => type !== "1:1")).toBe(true);
+    expect(releaseFiles(join(out, "untyped"))).toEqual(releaseFiles(join(out, "typed")));
+    // The first pair again, the other way round, on the last line.
+    const [first, second] = rows[0];
+    const repeated = withPairs("repeated", [...rows.map(([a, b]) => `${a}\t${b}`), `${second}\t${first}`]);
+    expect(await problemsOf(repeated, join(out, "repeated"))).toEqual([`${join(dir, "repeated.tsv")}:${rows.length + 1}: the pair ${second}, ${first} was already given on line 1`]);
+  });
+
   it("reports every problem of every input with its file and line, and keeps the old release", async () => {
     const dir = copyOfInput();
     const out = join(mkdtempSync(join(tmpdir(), "orth-keep-")), "release");
