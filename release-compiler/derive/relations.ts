@@ -212,6 +212,7 @@ async function readGivenPairs(
   // proteins; a number costs less than a string key): a pairs file may give more pairs than a
   // Map holds (collections.ts).
   const pairKey = (x: number, y: number) => x * (context.proteinCount + 1) + y;
+  if ((context.proteinCount + 1) ** 2 > Number.MAX_SAFE_INTEGER) throw new Error(`${path}: ${context.proteinCount} proteins are more than a pair's number tells apart (94 M)`);
   const seen = new BigMap<number, number>();
   const untyped = new GrowingInts();
   for await (const row of rows) {
