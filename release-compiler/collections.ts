@@ -67,8 +67,8 @@ export class BigMap<K extends BigKey, V> implements ReadonlyMap<K, V> {
   }
 
   /** A BigMap again from what was posted to this thread (BigMapData). */
-  static from<K extends BigKey, V>(data: BigMapData<K, V>, segmentSize = SEGMENT_SIZE): BigMap<K, V> {
-    const map = new BigMap<K, V>(undefined, segmentSize);
+  static from<K extends BigKey, V>(data: BigMapData<K, V>): BigMap<K, V> {
+    const map = new BigMap<K, V>();
     map.parts = data.parts;
     map.bits = data.bits;
     return map;

@@ -456,8 +456,8 @@ function writeHogCards(b: ReleaseBuild, packs: PackWriter, descriptions: string[
     const rows = cardRows.get(id);
     return rows ? [family, familyChunk(family), ...cardPlace(...rows)] : [family, familyChunk(family)];
   };
-  const places = new BigMap<string, HogPlace>();
-  for (const [id, family] of b.hogIds) places.set(id, placeOf(id, family));
+  // Only listed for the HOG id index (writeHashIndex), so a list of entries rather than a map of them.
+  const places = Array.from(b.hogIds, ([id, family]): [string, HogPlace] => [id, placeOf(id, family)]);
   // An alias: its target, then where its HOG id is (its place after the family).
   const aliases = (named: Map<string, AliasTarget>) =>
     new Map(
