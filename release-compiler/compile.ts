@@ -20,6 +20,7 @@ import { readOrthoFinderGeneTrees } from "./derive/orthofinder/gene-trees.js";
 import { readOrthoFinderHogs } from "./derive/orthofinder/hogs.js";
 import { orthologueFiles, orthologuePairs } from "./derive/orthofinder/pairs.js";
 import { readOrthoFinderSpecies } from "./derive/orthofinder/species.js";
+import { openSequences } from "./derive/sequence-file.js";
 import { chooseMainIsoforms, readCdnaByGenome, readIsoforms, readLoci, readProteomes } from "./derive/proteins.js";
 import { measurePair } from "./derive/pair-alignment.js";
 import { deriveRelations } from "./derive/relations.js";
@@ -36,7 +37,7 @@ import { openEngine, type Engine } from "./engine.js";
 import { scratchFolder, type ScratchFolder } from "./scratch.js";
 import { runTasksSideBySide } from "./task-processes.js";
 import { stageReporter, type Stages } from "./stages.js";
-import { DERIVED_COUNTS, derivedScale, type DerivedCounts, inputBytes, isRunning, plannedHeap, plannedMemory, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, workingMemory, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
+import { DERIVED_COUNTS, derivedFiles, derivedScale, type DerivedCounts, inputBytes, isRunning, plannedHeap, plannedMemory, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, workingMemory, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
 import { packWriter, type PackWriter } from "./write/packs.js";
 import { packedChunkReader } from "./write/beside.js";
 import { LAYOUT } from "./write/layout.js";
@@ -164,9 +165,9 @@ export async function planCompile(configPath: string, outDir: string, options: C
   return {
     out: target,
     work: ledger.work,
-    /** The compile's memory (`--memory`, or the default); the derived release and its counts, whose size and genomes the tasks' memory grows with. */
+    /** The compile's memory (`--memory`, or the default); the derived release's files and its counts, whose size and genomes the tasks' memory grows with. */
     memory: memoryBytes,
-    derived: ledger.output("derive"),
+    derived: derivedFiles(ledger),
     counts: join(ledger.folder("derive"), DERIVED_COUNTS),
     /** The hash of everything the release is made from, which names every task's outputs: a job given it (`--inputs`) need not read the inputs to compute it. */
     inputs: ledger.inputs,
@@ -411,73 +412,80 @@ async function deriveRelease(
   stopIfProblems();
 
   // Each genome's files are read on the worker threads (derive/genome-files.ts).
-  const proteins = await readProteomes(species, config.proteomes, problems, { keepStops: orthoFinder !== undefined, jobs });
-  const cdna = config.cdna;
-  const sequences = await writeSequences(
-    packs,
-    proteins,
-    cdna ? (take) => readCdnaByGenome(proteins, species, cdna, problems, jobs, take) : undefined,
-    LAYOUT.sequencesChunkBytes,
-  );
-  if (config.loci) await readLoci(proteins, species, config.loci, problems, jobs);
-  if (config.isoforms) await readIsoforms(proteins, species, config.isoforms, problems);
-  stage.done("proteomes, cDNA, loci, isoforms");
+  const proteins = await readProteomes(species, config.proteomes, problems, { keepStops: orthoFinder !== undefined, jobs, sequenceFolder: keep });
+  // Read from their file (derive/sequence-file.ts) where a derivation needs them.
+  const proteinSequences = openSequences(proteins.sequenceFile, keep);
+  try {
+    const cdna = config.cdna;
+    const sequences = await writeSequences(
+      packs,
+      proteins,
+      proteinSequences,
+      cdna ? (take) => readCdnaByGenome(proteins, species, cdna, problems, jobs, take) : undefined,
+      LAYOUT.sequencesChunkBytes,
+    );
+    if (config.loci) await readLoci(proteins, species, config.loci, problems, jobs);
+    if (config.isoforms) await readIsoforms(proteins, species, config.isoforms, problems);
+    stage.done("proteomes, cDNA, loci, isoforms");
 
-  const orthoFinderHogs = orthoFinder && (await readOrthoFinderHogs(orthoFinder, config.hogReleaseLetter ?? "", proteins, problems));
-  const { families, hogIds } = orthoFinderHogs ?? (await readHogFamilies(config.hogs!, config.hogReleaseLetter ?? "", taxonomy, proteins, problems, { jobs }));
-  const places = familyPlaces(families, taxonomy, proteins);
-  stage.done("HOGs");
-  chooseMainIsoforms(proteins, (e) => places.family[e - 1] > 0, config.isoforms ?? "isoforms", problems);
+    const orthoFinderHogs = orthoFinder && (await readOrthoFinderHogs(orthoFinder, config.hogReleaseLetter ?? "", proteins, problems));
+    const { families, hogIds } = orthoFinderHogs ?? (await readHogFamilies(config.hogs!, config.hogReleaseLetter ?? "", taxonomy, proteins, problems, { jobs }));
+    const places = familyPlaces(families, taxonomy, proteins);
+    stage.done("HOGs");
+    chooseMainIsoforms(proteins, (e) => places.family[e - 1] > 0, config.isoforms ?? "isoforms", problems);
 
-  const groups = config.groups
-    ? await readGroups(config.groups, proteins, problems)
-    : deriveGroups(families, (e) => proteins.genome[e - 1]);
-  stage.done("groups");
-  // The annotations are read on this thread while the worker threads derive the pairs and the
-  // fingerprints (this thread is 8% and 14% busy there): awaited after both, their problems
-  // reported after the pairs' as when they were read one after the other.
-  const annotationProblems = new Problems();
-  const annotationsRead = readAnnotations(proteins, config, annotationProblems);
-  annotationsRead.catch(() => {}); // awaited below; a failure while the pairs are derived is not unhandled
-  const orthologues = orthoFinder ? orthologueFiles(orthoFinder, problems) : [];
-  const relations = await deriveRelations(
-    families,
-    orthologues.length
-      ? { path: orthoFinder!.results.folder, rows: orthologuePairs(orthologues, orthoFinder!, proteins, problems) }
-      : config.pairs
-        ? { path: config.pairs, rows: readPairsTsv(config.pairs, problems) }
-        : undefined,
-    {
-      proteinCount: proteins.count,
-      genomeOf: (e) => proteins.genome[e - 1],
-      isMain: (e) => proteins.isMain[e - 1],
-      genomeFirstEntry: proteins.genomeFirstEntry,
-      genomeSize: proteins.genomeSize,
-      subgenomeOf: subgenomeReader(species, proteins),
-      entryOfId: (id) => proteins.byInputId.get(id),
-      measure: alignPairs ? (a, b) => measurePair(proteins.sequence[a - 1], proteins.sequence[b - 1]) : undefined,
-      sequenceOf: (e) => proteins.sequence[e - 1],
-      jobs,
-      // The pair workers' database files are kept beside the task's own (DERIVED_ROWS), for the relations parts to read.
-      workerRows: { folder: keep, scratch: scratch.folder("pair-workers"), memoryBytes },
-    },
-    problems,
-    engine,
-    stage.progress("pairwise relations", families.length, "families"),
-  );
-  stage.done("pairwise relations");
-  const group = groupOfEntries(groups, proteins.count);
-  // A mirror keeps the fingerprints its release gave (`n/a` included).
-  const fingerprints = oma?.fingerprints ?? (await fingerprintGroups(groups, (e) => proteins.sequence[e - 1], proteins.count, jobs));
-  const annotations = await annotationsRead.finally(() => problems.append(annotationProblems));
-  stage.done(ANNOTATIONS_STAGE);
-  const geneTrees = orthoFinderHogs && (await readOrthoFinderGeneTrees(orthoFinder!, orthoFinderHogs.orthogroupOf, proteins, problems, keep));
-  if (orthoFinder) stage.done("gene trees");
-  stopIfProblems();
-  const hogAliases = orthoFinderHogs?.aliases;
-  return {
-    config, taxonomy, species, proteins, sequences, families, hogIds, ...places, groups, fingerprints, group, annotations, relations,
-    ...(geneTrees ? { geneTrees } : {}),
-    ...(hogAliases ? { hogAliases } : {}),
-  };
+    const groups = config.groups
+      ? await readGroups(config.groups, proteins, problems)
+      : deriveGroups(families, (e) => proteins.genome[e - 1]);
+    stage.done("groups");
+    // The annotations are read on this thread while the worker threads derive the pairs and the
+    // fingerprints (this thread is 8% and 14% busy there): awaited after both, their problems
+    // reported after the pairs' as when they were read one after the other.
+    const annotationProblems = new Problems();
+    const annotationsRead = readAnnotations(proteins, config, annotationProblems);
+    annotationsRead.catch(() => {}); // awaited below; a failure while the pairs are derived is not unhandled
+    const orthologues = orthoFinder ? orthologueFiles(orthoFinder, problems) : [];
+    const relations = await deriveRelations(
+      families,
+      orthologues.length
+        ? { path: orthoFinder!.results.folder, rows: orthologuePairs(orthologues, orthoFinder!, proteins, problems) }
+        : config.pairs
+          ? { path: config.pairs, rows: readPairsTsv(config.pairs, problems) }
+          : undefined,
+      {
+        proteinCount: proteins.count,
+        genomeOf: (e) => proteins.genome[e - 1],
+        isMain: (e) => proteins.isMain[e - 1],
+        genomeFirstEntry: proteins.genomeFirstEntry,
+        genomeSize: proteins.genomeSize,
+        subgenomeOf: subgenomeReader(species, proteins),
+        entryOfId: (id) => proteins.byInputId.get(id),
+        measure: alignPairs ? (a, b) => measurePair(proteinSequences.get(a), proteinSequences.get(b)) : undefined,
+        sequenceOf: proteinSequences.get,
+        jobs,
+        // The pair workers' database files are kept beside the task's own (DERIVED_ROWS), for the relations parts to read.
+        workerRows: { folder: keep, scratch: scratch.folder("pair-workers"), memoryBytes },
+      },
+      problems,
+      engine,
+      stage.progress("pairwise relations", families.length, "families"),
+    );
+    stage.done("pairwise relations");
+    const group = groupOfEntries(groups, proteins.count);
+    // A mirror keeps the fingerprints its release gave (`n/a` included).
+    const fingerprints = oma?.fingerprints ?? (await fingerprintGroups(groups, proteinSequences.get, proteins.count, jobs));
+    const annotations = await annotationsRead.finally(() => problems.append(annotationProblems));
+    stage.done(ANNOTATIONS_STAGE);
+    const geneTrees = orthoFinderHogs && (await readOrthoFinderGeneTrees(orthoFinder!, orthoFinderHogs.orthogroupOf, proteins, problems, keep));
+    if (orthoFinder) stage.done("gene trees");
+    stopIfProblems();
+    const hogAliases = orthoFinderHogs?.aliases;
+    return {
+      config, taxonomy, species, proteins, sequences, families, hogIds, ...places, groups, fingerprints, group, annotations, relations,
+      ...(geneTrees ? { geneTrees } : {}),
+      ...(hogAliases ? { hogAliases } : {}),
+    };
+  } finally {
+    proteinSequences.close();
+  }
 }

@@ -134,43 +134,11 @@ export function lazyField(object: object, key: string, read: () => unknown): voi
   Object.defineProperty(object, key, { enumerable: true, configurable: true, get: () => (become(read()) as Record<string, unknown>)[key], set: become });
 }
 
-/** Where the fields of a loaded object lie in their snapshot, for reading one in slices (slicesOf). */
-const unread = new WeakMap<object, { path: string; fields: Map<string, Item> }>();
-
-/**
- * The elements of array `object[key]` in order, a slice at a time: read from the snapshot frame
- * by frame, without keeping them, when `object` was loaded from one and the field has not been
- * read (so a task that passes over a long column several times holds a slice, not the column:
- * the sequence index, whose sequences are half its heap); else the array as it is, in slices.
- */
-export function* slicesOf<T>(object: object, key: string): Generator<readonly T[]> {
-  const own = Object.getOwnPropertyDescriptor(object, key);
-  const item = own?.get ? unread.get(object)?.fields.get(key) : undefined;
-  if (item?.kind !== "array") {
-    const array = (object as Record<string, T[]>)[key];
-    for (let at = 0; at < array.length; at += SLICE) yield array.slice(at, at + SLICE);
-    return;
-  }
-  const fd = openSync(unread.get(object)!.path, "r");
-  try {
-    const frames = frameReader(unread.get(object)!.path, fd);
-    let position = item.at;
-    for (let at = 0; at < item.length; at += SLICE) {
-      const [slice, next] = frames.valueAt(position);
-      position = next;
-      yield slice as T[];
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** The value of an item: a plain object's fields as getters, read when first used; anything else read now. */
 function materialize(path: string, item: Item): unknown {
   if (item.kind === "object") {
     const out = {};
     for (const [key, field] of item.fields) lazyField(out, key, () => materialize(path, field));
-    unread.set(out, { path, fields: new Map(item.fields) });
     return out;
   }
   const fd = openSync(path, "r");

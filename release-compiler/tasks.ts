@@ -23,6 +23,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Manifest } from "../release-format/format.js";
 import type { ReleaseConfig } from "./config.js";
+import { SEQUENCE_FILE } from "./derive/sequence-file.js";
 import { oneRangeBytes } from "./write/sequence-index.js";
 import { loadSnapshot, saveSnapshot } from "./snapshot.js";
 
@@ -67,7 +68,7 @@ interface TaskSpec {
 
 /**
  * The resident set a task after derive reaches, from the size of the derived release it reads
- * (the bytes of derive's output.v8, D) and its genome pairs (G², which the pair directory and
+ * (the bytes of derive's output.v8 and its sequence file, D: derivedFiles) and its genome pairs (G², which the pair directory and
  * the per-genome-pair rows grow with): `base + perDerived × D + perGenomePair × G²`, fitted to
  * each task's peak RSS at 305,029 and 1,022,299 proteins over 100 genomes (D = 291 and 976
  * MiB) and 1,044,536 proteins over 2,500 genomes (D = 975 MiB), taken RESIDENT_MARGIN times
@@ -123,10 +124,17 @@ export interface DerivedScale {
 export const DERIVED_COUNTS = "counts.json";
 export type DerivedCounts = Manifest["counts"] & { kmerWindows: number };
 
+/**
+ * The files of the derived release whose size is its scale: its snapshot and its sequences,
+ * which were a field of the snapshot when the fits below were measured and now lie beside it
+ * (derive/sequence-file.ts), read by the tasks that need them.
+ */
+export const derivedFiles = (ledger: TaskLedger): string[] => [ledger.output("derive"), join(ledger.folder("derive"), SEQUENCE_FILE)];
+
 /** The scale of a finished derive: the size of its output, and the genomes and k-mer windows its counts name. */
 export function derivedScale(ledger: TaskLedger): DerivedScale {
   const { genomes, kmerWindows } = JSON.parse(readFileSync(join(ledger.folder("derive"), DERIVED_COUNTS), "utf8")) as DerivedCounts;
-  return { bytes: statSync(ledger.output("derive")).size, genomes, kmerWindows };
+  return { bytes: derivedFiles(ledger).reduce((n, file) => n + statSync(file).size, 0), genomes, kmerWindows };
 }
 
 export const TASKS: Record<TaskName, TaskSpec> = {

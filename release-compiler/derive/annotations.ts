@@ -207,8 +207,8 @@ export async function readAnnotations(t: ProteinTable, inputs: AnnotationInputs,
         problems.report(inputs.domains, d.line, `unknown protein ${d.proteinId}`);
         continue;
       }
-      if (d.end > t.sequence[entry - 1].length) {
-        problems.report(inputs.domains, d.line, `domain end ${d.end} is past the end of ${d.proteinId} (length ${t.sequence[entry - 1].length})`);
+      if (d.end > t.length[entry - 1]) {
+        problems.report(inputs.domains, d.line, `domain end ${d.end} is past the end of ${d.proteinId} (length ${t.length[entry - 1]})`);
         continue;
       }
       store.addDomain(entry - 1, [pool.get(d.source), pool.get(d.domainId), pool.get(d.name), d.start, d.end]);

@@ -7,6 +7,7 @@ import { readGenomeFiles, reportRead, type CdnaRead, type GenomeFileTask, type L
 import { readSplice } from "../readers/splice.js";
 import { BigMap } from "../collections.js";
 import { StringPool } from "./strings.js";
+import { sequenceFileWriter, type SequenceFile } from "./sequence-file.js";
 
 /**
  * Every protein of the release, by entry number - 1. Entry numbers are 1..N, contiguous per
@@ -20,8 +21,9 @@ export interface ProteinTable {
   genome: number[];
   /** 1-based index within the genome (the number in the orthid). */
   indexInGenome: number[];
-  sequence: string[];
-  /** Each sequence's length: what the tables that summarize proteins need of it (the sequences are 400 MB at a million proteins). */
+  /** The sequences, in a file of the derive task's folder (sequence-file.ts): 421 MiB of heap at a million proteins. */
+  sequenceFile: SequenceFile;
+  /** Each sequence's length: what the tables that summarize proteins need of it. */
   length: number[];
   md5: string[];
   description: string[];
@@ -51,11 +53,13 @@ export async function readProteomes(
   /**
    * `keepStops`: `*` inside sequences are residues (readFasta), for the proteomes OrthoFinder ran on.
    * `jobs`: worker threads that read the files (genome-files.ts).
+   * `sequenceFolder`: where the sequences' file is written (the derive task's folder).
    */
-  options: { keepStops?: boolean; jobs?: number } = {},
+  options: { keepStops?: boolean; jobs?: number; sequenceFolder: string },
 ): Promise<ProteinTable> {
-  const t: ProteinTable = {
-    count: 0, inputId: [], canonicalId: [], genome: [], indexInGenome: [], sequence: [], length: [], md5: [],
+  const sequences = sequenceFileWriter(options.sequenceFolder);
+  const t: Omit<ProteinTable, "sequenceFile"> = {
+    count: 0, inputId: [], canonicalId: [], genome: [], indexInGenome: [], length: [], md5: [],
     description: [], chromosome: [], locus: [], exons: [], isoforms: [], isMain: [], aliases: [],
     byInputId: new BigMap(), genomeFirstEntry: [], genomeSize: [],
   };
@@ -64,7 +68,7 @@ export async function readProteomes(
   const proteomeOf = (s: SpeciesInfoRow) => s.proteomePath ?? speciesFile(folder, s.code, ".fa");
   const firstSeen = (entry: number) => `${proteomeOf(species[t.genome[entry - 1]])}:${headerLine[entry - 1]}`;
   const tasks = species.map((s): GenomeFileTask => ({ kind: "proteome", file: proteomeOf(s), keepStops: options.keepStops ?? false }));
-  await readGenomeFiles<ProteomeRead>(tasks, options.jobs ?? 1, (read, g) => {
+  const reading = readGenomeFiles<ProteomeRead>(tasks, options.jobs ?? 1, (read, g) => {
     const s = species[g];
     const file = proteomeOf(s);
     t.genomeFirstEntry.push(t.count + 1);
@@ -75,6 +79,7 @@ export async function readProteomes(
     }
     let n = 0;
     let reported = 0;
+    const kept: string[] = [];
     for (const [i, id] of read.ids.entries()) {
       reported = reportRead(read, problems, i, reported);
       const known = t.byInputId.get(id);
@@ -91,7 +96,7 @@ export async function readProteomes(
       t.aliases.push(read.accessions[i] ? [id, read.entryNames[i]] : NO_ALIASES);
       t.genome.push(g);
       t.indexInGenome.push(n);
-      t.sequence.push(read.sequences[i]);
+      kept.push(read.sequences[i]);
       t.length.push(read.sequences[i].length);
       t.md5.push(read.md5[i]);
       t.description.push(read.descriptions[i]);
@@ -102,10 +107,15 @@ export async function readProteomes(
       t.isMain.push(true);
     }
     reportRead(read, problems, Infinity, reported);
+    sequences.append(kept);
     t.genomeSize.push(n);
     if (n > 99_999) problems.report(file, 0, `${s.code} has ${n} proteins; orthids allow at most 99999 per genome`);
   });
-  return t;
+  await reading.catch((error: unknown) => {
+    sequences.finish();
+    throw error;
+  });
+  return { ...t, sequenceFile: sequences.finish() };
 }
 
 /**
@@ -195,7 +205,7 @@ export function chooseMainIsoforms(t: ProteinTable, inHog: (entry: number) => bo
     if (referenced.length > 1) {
       problems.report(splicedFile, 0, `isoforms ${referenced.map((e) => t.inputId[e - 1]).join(", ")} of one gene are all in HOGs`);
     }
-    const main = referenced[0] ?? isoforms.reduce((a, b) => (t.sequence[b - 1].length > t.sequence[a - 1].length ? b : a));
+    const main = referenced[0] ?? isoforms.reduce((a, b) => (t.length[b - 1] > t.length[a - 1] ? b : a));
     for (const e of isoforms) t.isMain[e - 1] = e === main;
   }
 }

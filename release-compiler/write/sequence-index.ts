@@ -190,13 +190,13 @@ function byCode(postings: Uint32Array): Uint32Array {
   return to.slice(0, kept);
 }
 
-/** The sequences of entries 1, 2, … in order, a slice at a time (snapshot.ts, slicesOf), afresh at each call. */
+/** The sequences of entries 1, 2, … in order, a slice at a time (derive/sequence-file.ts), afresh at each call. */
 export type SequenceSlices = () => Iterable<readonly string[]>;
 
-/** The k-mers of every protein, each repeat within a protein counted: a bound on the postings. */
-export function kmerWindows(sequences: SequenceSlices): number {
+/** The k-mers of every protein, each repeat within a protein counted, from the proteins' lengths: a bound on the postings. */
+export function kmerWindows(lengths: Iterable<number>): number {
   let windows = 0;
-  for (const slice of sequences()) for (const sequence of slice) windows += Math.max(0, sequence.length - KMER_LENGTH + 1);
+  for (const length of lengths) windows += Math.max(0, length - KMER_LENGTH + 1);
   return windows;
 }
 

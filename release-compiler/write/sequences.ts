@@ -4,6 +4,7 @@
  */
 import type { SequenceRow, TableRef } from "../../release-format/format.js";
 import type { ProteinTable } from "../derive/proteins.js";
+import type { SequenceReader } from "../derive/sequence-file.js";
 import type { PackWriter } from "./packs.js";
 import { tableWriter } from "./tables.js";
 
@@ -14,13 +15,14 @@ import { tableWriter } from "./tables.js";
 export async function writeSequences(
   packs: PackWriter,
   t: ProteinTable,
+  sequences: SequenceReader,
   readCdna: ((take: (cdna: string[]) => void) => Promise<void>) | undefined,
   chunkBytes: number,
 ): Promise<TableRef<SequenceRow>> {
   const table = tableWriter<SequenceRow>(packs, chunkBytes, (row) => row.sequence.length + row.cdna.length + 24);
   const writeGenome = (g: number, cdna: string[]) => {
     const first = t.genomeFirstEntry[g];
-    for (let e = first; e < first + t.genomeSize[g]; e++) table.push({ sequence: t.sequence[e - 1], cdna: cdna[e - first] ?? "" });
+    for (let e = first; e < first + t.genomeSize[g]; e++) table.push({ sequence: sequences.get(e), cdna: cdna[e - first] ?? "" });
   };
   let g = 0;
   if (readCdna) await readCdna((cdna) => writeGenome(g++, cdna));

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readCdnaByGenome, readLoci, readProteomes } from "../../release-compiler/derive/proteins.js";
+import { openSequences } from "../../release-compiler/derive/sequence-file.js";
 import type { SpeciesInfoRow } from "../../release-compiler/inputs.js";
 import { Problems } from "../../release-compiler/problems.js";
 import { tempDir } from "./readers/tmp.js";
@@ -46,13 +47,16 @@ function inputs() {
 async function readAll(jobs: number) {
   const { dir, species: rows } = inputs();
   const problems = new Problems();
-  const t = await readProteomes(rows, join(dir, "p"), problems, { jobs });
+  const t = await readProteomes(rows, join(dir, "p"), problems, { jobs, sequenceFolder: dir });
+  const reader = openSequences(t.sequenceFile, dir);
+  const sequences = [...reader.slices()].flat();
+  reader.close();
   const cdna: string[][] = [];
   await readCdnaByGenome(t, rows, join(dir, "c"), problems, jobs, (c) => cdna.push(c));
   await readLoci(t, rows, join(dir, "g"), problems, jobs);
   // Paths named relative to the inputs' folder, so that runs in different folders compare.
   const relative = (list: Problems["list"]) => list.map((p) => `${p.file.slice(dir.length + 1)}:${p.line}: ${p.message.replaceAll(dir + "/", "")}`);
-  return { t, cdna, problems: relative(problems.list), warnings: relative(problems.warnings) };
+  return { t, sequences, cdna, problems: relative(problems.list), warnings: relative(problems.warnings) };
 }
 
 describe("genome files read on worker threads", () => {
@@ -78,6 +82,9 @@ describe("genome files read on worker threads", () => {
     expect(one.t.genomeSize).toEqual([4, 3, 0, 2]);
     expect(one.t.canonicalId.slice(0, 2)).toEqual(["a1", "P12345"]);
     expect(one.t.aliases[1]).toEqual(["sp|P12345|KIN_AAAAA", "KIN_AAAAA"]);
+    // Each kept protein's sequence, in its file, by entry: cleaned of what was reported, none of a protein left out.
+    expect(one.sequences).toEqual(["MKVL", "MKVLA", "MKVL", "MKV", "MKV", "MKV", "MMM", "MKVW", "MAAA"]);
+    expect(one.t.length).toEqual(one.sequences.map((s) => s.length));
     expect(one.cdna).toEqual([["ACGT", "AAAA", "", ""], ["", "ACGU", ""], [], ["", "NNNN"]]);
     expect(one.t.locus[0]).toEqual([10, 20, 1]);
     expect(one.t.chromosome[8]).toBe("chrX");
@@ -87,6 +94,7 @@ describe("genome files read on worker threads", () => {
       expect(other.problems).toEqual(one.problems);
       expect(other.warnings).toEqual(one.warnings);
       expect(other.cdna).toEqual(one.cdna);
+      expect(other.sequences).toEqual(one.sequences);
       const { byInputId, ...rest } = other.t;
       const { byInputId: firstMap, ...firstRest } = one.t;
       expect(rest).toEqual(firstRest);

@@ -91,7 +91,7 @@ async function bothWays(configPath: string, runChars: number, hogs?: string) {
   const species = await readSpeciesInfo(config!.speciesInfo!, problems);
   const tree = await readNewick(config!.speciesTree!, problems);
   const taxonomy = buildTaxonomy(tree!, species, config!.speciesTree!, config!.speciesInfo!, problems);
-  const proteins = await readProteomes(species, config!.proteomes, problems, { keepStops: false, jobs: 1 });
+  const proteins = await readProteomes(species, config!.proteomes, problems, { keepStops: false, jobs: 1, sequenceFolder: mkdtempSync(join(tmpdir(), "orth-hog-runs-")) });
   expect(problems.list).toEqual([]);
   const read = async (onWorkers: boolean) => {
     const problems = new Problems();

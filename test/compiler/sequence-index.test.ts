@@ -25,7 +25,7 @@ describe("the sequence index", () => {
       const packs = tempPacks();
       // In slices of 1,000, which the k-mer tasks of 1,024 proteins cut across.
       const slices = () => Array.from({ length: Math.ceil(sequences.length / 1000) }, (_, i) => sequences.slice(1000 * i, 1000 * (i + 1)));
-      const ref = await writeSequenceIndex(packs, sequences.length, slices, kmerWindows(slices), memoryBytes, threads);
+      const ref = await writeSequenceIndex(packs, sequences.length, slices, kmerWindows(sequences.map((s) => s.length)), memoryBytes, threads);
       return { ref, values: packs.chunks(ref.tree).map((c) => c.value) };
     };
     // 64 MiB keeps every posting from the counting pass; 512 kB places ~131,000 a range: 5 passes over code ranges.
@@ -45,7 +45,7 @@ describe("the sequence index", () => {
     });
     expect(one.ref.postings).toBe(distinct.reduce((a, b) => a + b, 0));
     // Sequences that are not the proteins counted: refused, not indexed short.
-    await expect(writeSequenceIndex(tempPacks(), sequences.length + 1, () => [sequences], kmerWindows(() => [sequences]), 2 ** 19, 1)).rejects.toThrow(`sequence index: 9000 sequences for 9001 proteins`);
+    await expect(writeSequenceIndex(tempPacks(), sequences.length + 1, () => [sequences], kmerWindows(sequences.map((s) => s.length)), 2 ** 19, 1)).rejects.toThrow(`sequence index: 9000 sequences for 9001 proteins`);
   });
 
   it("counts each distinct k-mer of each protein once, over the rows of several finders, and refuses a finder beyond the rows", () => {

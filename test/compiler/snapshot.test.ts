@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { restoreAnnotations, type AnnotationData } from "../../release-compiler/derive/annotations.js";
-import { loadSnapshot, saveSnapshot, slicesOf } from "../../release-compiler/snapshot.js";
+import { loadSnapshot, saveSnapshot } from "../../release-compiler/snapshot.js";
 
 const LONG = 200_000; // several slices
 
@@ -53,25 +53,6 @@ describe("snapshots", () => {
     rmSync(path);
     expect(back.proteins.genome).toEqual([0, 0, 1]);
     expect(() => back.proteins.sequence).toThrow(/ENOENT/);
-  });
-
-  it("passes over a long array field a slice at a time, from the file while the field is unread, and again at each pass", () => {
-    const path = join(mkdtempSync(join(tmpdir(), "orth-snapshot-")), "output.v8");
-    const sequence = Array.from({ length: LONG }, (_, i) => `MKV${i}`);
-    saveSnapshot(path, { proteins: { count: LONG, sequence } });
-    const back = loadSnapshot<{ proteins: { count: number; sequence: string[] } }>(path);
-    const passes = [0, 1].map(() => [...slicesOf<string>(back.proteins, "sequence")]);
-    for (const slices of passes) {
-      expect(slices.length).toBe(Math.ceil(LONG / 65_536));
-      expect(slices.flat()).toEqual(sequence);
-    }
-    // Not read into the object: the field is still a getter, and it reads the file when used.
-    expect(Object.getOwnPropertyDescriptor(back.proteins, "sequence")?.get).toBeDefined();
-    expect(back.proteins.sequence[LONG - 1]).toBe(`MKV${LONG - 1}`);
-    // Once read, or in an object not loaded from a snapshot, the array as it is, in slices.
-    rmSync(path);
-    expect([...slicesOf<string>(back.proteins, "sequence")].flat()).toEqual(sequence);
-    expect([...slicesOf<string>({ sequence: ["A", "B"] }, "sequence")]).toEqual([["A", "B"]]);
   });
 
   it("restores annotations that read only the fields a task uses: cross-references alone, GO alone, or all of a row", () => {
