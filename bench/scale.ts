@@ -10,9 +10,10 @@ import type { Manifest } from "../release-format/format.js";
 import { openReleaseFolder } from "../release-compiler/local/folder-storage.js";
 import { LAYOUT } from "../release-compiler/write/layout.js";
 import { compileStages } from "./at-scale.js";
-import { RELATION_PARTS, relationPart, TASK_NAMES, TASKS, tasksToStart, threadsOf, type TaskName } from "../release-compiler/tasks.js";
+import { RELATION_PARTS, relationPart, residentOf, TASK_NAMES, TASKS, tasksToStart, threadsOf, type DerivedScale, type TaskName } from "../release-compiler/tasks.js";
 import { ANNOTATION_TABLES_STAGE, HOG_INDEX_STAGE, HOG_LISTS_STAGE, INDEXES_STAGE, PROTEIN_TABLES_STAGE, PUT_RELATIONS_TOGETHER, relationsPartStage, SCORE_PROFILES_STAGE, SIMILAR_PROFILES_STAGE } from "../release-compiler/write/release.js";
 import { PACK_BYTES } from "../release-compiler/write/packs.js";
+import { readDerivedLine } from "../release-compiler/stages.js";
 import { releaseSize, treeNamed, type TreeSize } from "./release-size.js";
 
 export const TARGET = { genomes: 2_500, proteins: 20_000_000, families: 1_000_000, genomePairs: 3_000_000 };
@@ -283,31 +284,42 @@ const GROWS_WITH = { pairs: "pair rows", profiles: "families² / genomes", prote
  * The seconds the tasks take side by side on `cores`, started by the rule task-processes.ts
  * starts them by (tasksToStart). A task on every thread that starts with fewer threads free
  * than the cores is counted as running on those it holds (its threads share the others' cores).
+ * With a machine's `memory`, a task also waits until its expected resident set over a derived
+ * release of `scale` (tasks.ts, residentOf) fits in what the running tasks leave, as the
+ * compile's own budget makes it wait; a task expected beyond the whole memory runs alone, and
+ * is listed in `beyond`.
  */
-function sideBySideSchedule(seconds: (name: TaskName, threads: number) => number, cores: number): number {
+function sideBySideSchedule(seconds: (name: TaskName, threads: number) => number, cores: number, machine?: { memory: number; scale: DerivedScale }): { seconds: number; beyond: TaskName[] } {
   const waiting = [...TASK_NAMES];
-  const running: Array<{ name: TaskName; end: number; holds: number }> = [];
+  const running: Array<{ name: TaskName; end: number; holds: number; memory: number }> = [];
   const finished = new Set<TaskName>();
   let now = 0;
   let free = cores;
+  let memoryFree = machine?.memory ?? 0;
   while (waiting.length || running.length) {
     const allRunning = running.some(({ name }) => TASKS[name].threads === "all");
-    for (const { name, holds } of tasksToStart(waiting, (need) => finished.has(need), free, cores, allRunning)) {
+    const room = machine && { free: memoryFree, running: running.length > 0, scale: machine.scale };
+    for (const { name, holds, memory } of tasksToStart(waiting, (need) => finished.has(need), free, cores, allRunning, room)) {
       free -= holds;
-      running.push({ name, end: now + seconds(name, holds), holds });
+      memoryFree -= memory;
+      running.push({ name, end: now + seconds(name, holds), holds, memory });
     }
     running.sort((a, b) => a.end - b.end);
     const next = running.shift()!;
     now = next.end;
     free += next.holds;
+    memoryFree += next.memory;
     finished.add(next.name);
   }
-  return now;
+  const beyond = machine ? TASK_NAMES.filter((name) => residentOf(name, machine.scale) > machine.memory) : [];
+  return { seconds: now, beyond };
 }
 
 /** The jobs the measured compile had. */
 const MEASURED_JOBS = 2;
 const TARGET_CORES = 64;
+/** The memory of the 64-core machines projected on: 1, 2 and 4 GiB a core, as cloud machines of 64 cores come. */
+const TARGET_MEMORIES = [64 * 2 ** 30, 128 * 2 ** 30, 256 * 2 ** 30];
 
 /**
  * The compile's stages (its own log, `--verbose`, beside the release) projected to the target:
@@ -320,7 +332,8 @@ const TARGET_CORES = 64;
  */
 function stageProjection(logFile: string, growth: { proteins: number; pairs: number; profiles: number }): string[] {
   if (!existsSync(logFile)) return [];
-  const stages = compileStages(readFileSync(logFile, "utf8")).stages.map(({ name, seconds, mainBusy, cpuSeconds }) => {
+  const log = readFileSync(logFile, "utf8");
+  const stages = compileStages(log).stages.map(({ name, seconds, mainBusy, cpuSeconds, peakMb }) => {
     const grows = growth[growsWith(name)];
     const scaled = seconds * grows;
     // Without a busy share (an older log), the stage counts as all main thread.
@@ -332,7 +345,7 @@ function stageProjection(logFile: string, growth: { proteins: number; pairs: num
     const task = taskOfStage(name);
     const threads = task === "release" ? 1 : threadsOf(task, TARGET_CORES);
     const onThreads = (n: number) => Math.max(mainThread, oneCore / n);
-    return { name, task, seconds, busy: mainBusy, cpuSeconds, oneCore, threads, onMany: onThreads(threads), onThreads };
+    return { name, task, seconds, busy: mainBusy, cpuSeconds, oneCore, threads, onMany: onThreads(threads), onThreads, peakMb };
   });
   if (!stages.length) return [];
   const hours = (s: number) => (s / 3600).toFixed(1);
@@ -341,7 +354,22 @@ function stageProjection(logFile: string, growth: { proteins: number; pairs: num
   const time = (name: string) => taskTime.get(name) ?? 0;
   const release = time("release");
   const timeOn = (name: TaskName, threads: number) => stages.filter((st) => st.task === name).reduce((sum, st) => sum + st.onThreads(threads), 0);
-  const machine = sideBySideSchedule(timeOn, TARGET_CORES) + release;
+  const machine = sideBySideSchedule(timeOn, TARGET_CORES).seconds + release;
+  // The same with each machine's memory: the tasks' fits (tasks.ts, residentOf) over the derived
+  // release grown with the proteins (it holds a row per protein), at the target's genomes.
+  const derived = readDerivedLine(log);
+  const scale: DerivedScale | undefined = derived && { bytes: derived.bytes * growth.proteins, genomes: TARGET.genomes };
+  const withMemory = scale ? TARGET_MEMORIES.map((memory) => ({ memory, ...sideBySideSchedule(timeOn, TARGET_CORES, { memory, scale }) })) : [];
+  // The relations parts are alike: named once.
+  const largest = scale
+    ? TASK_NAMES.filter((name) => name !== "derive" && (name === relationPart(1) || !name.startsWith("relations-")))
+        .map((name) => [name === relationPart(1) ? `each relations part` : name, residentOf(name, scale)] as const)
+        .sort((a, b) => b[1] - a[1])
+    : [];
+  // Derive holds the whole derived release: its measured peak grown with the proteins.
+  const derivePeak = Math.max(0, ...stages.filter((st) => st.task === "derive").map((st) => st.peakMb ?? 0)) * 2 ** 20 * growth.proteins;
+  const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(0)} GiB`;
+  const minutes = (s: number) => (s / 60).toFixed(0);
   const slowest = [...taskTime].filter(([name]) => name !== "release").sort((a, b) => b[1] - a[1]);
   // On a cluster, each task a Snakemake job on a machine of its own: a task starts once those it needs have finished.
   const finish = new Map<string, number>();
@@ -352,6 +380,11 @@ function stageProjection(logFile: string, growth: { proteins: number; pairs: num
   const cluster = finish.get(lastTask)! + release;
   return [
     `- **On one ${TARGET_CORES}-core machine** (\`npm run compile -- --jobs ${TARGET_CORES}\`: the measured compile's own stage lines, each scaled by the pair rows, the proteins or (the similar profiles) the square of the families it grows with; its CPU time (all its threads) is divided among the threads of its task, but what the main thread did stays on one thread; the tasks side by side as the compile schedules them): ${hours(machine)} h, against a goal of 4 h. The longest tasks: ${slowest.slice(0, 4).map(([name, s]) => `${name} (${hours(s)} h)`).join(", ")}.`,
+    ...(scale
+      ? [
+          `- **With the machine's memory** (the same schedule, each task also waiting until its expected resident set fits beside the running tasks', as \`--memory\` makes the compile wait; the fits of tasks.ts, \`residentOf\`, over the derived release of the measured compile, ${gib(derived!.bytes)}, grown with the proteins to ${gib(scale.bytes)}, at ${fmt(TARGET.genomes)} genomes): ${withMemory.map((m) => `${minutes(m.seconds + release)} min with ${gib(m.memory)}${m.beyond.length ? ` (${m.beyond.join(", ")} expected beyond it, run alone)` : ""}${derivePeak > m.memory ? " (derive expected beyond it: it would not finish)" : ""}`).join("; ")}, against ${minutes(machine)} min counting threads alone. The largest tasks expected: ${largest.slice(0, 4).map(([name, bytes]) => `${name} ${gib(bytes)}`).join(", ")}; derive, which runs alone, ${gib(derivePeak)} (its measured peak grown with the proteins: it holds the whole derived release).`,
+        ]
+      : [`- **With the machine's memory**: not projected (the compile's log, from before it named the derived release's size, gives no scale for the tasks' fits).`]),
     `- **On a cluster of ${TARGET_CORES}-core machines under Snakemake** (workflow/Snakefile: each of the compile's tasks a job with its threads, a task starting once those it needs have finished): ${hours(cluster)} h, the critical path ${path.map((t) => `${t} (${hours(time(t))} h)`).join(" → ")}. Each writing job reads the columns it uses from the derived release, within its stages' time (Compile as tasks). The relations and pairs are written in ${RELATION_PARTS} parts over runs of genomes (tasks relations-1 … relations-${RELATION_PARTS}), and derive reads each genome's files and derives the families' pairs on its worker threads; the other tasks are whole stages on one thread, so they are the next to split into partitions (genomes, key ranges), those on the critical path first.`,
     "",
     `| stage | task | measured | CPU | main thread busy | grows with | projected, one core | threads of its task on ${TARGET_CORES} cores | projected on them |`,

@@ -36,7 +36,7 @@ import { readSpeciesInfo } from "./readers/species-info.js";
 import { openEngine, type Engine } from "./engine.js";
 import { scratchFolder, type ScratchFolder } from "./scratch.js";
 import { runTasksSideBySide } from "./task-processes.js";
-import { stageReporter, type Stages } from "./stages.js";
+import { derivedLine, stageReporter, type Stages } from "./stages.js";
 import { DERIVED_COUNTS, derivedFiles, derivedScale, type DerivedCounts, inputBytes, isRunning, plannedHeap, plannedMemory, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, workingMemory, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
 import { packWriter, type PackWriter } from "./write/packs.js";
 import { packedChunkReader } from "./write/beside.js";
@@ -263,6 +263,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
           ? Promise.reject(new UnfinishedTask(`task ${options.only} needs task ${name}, which has not finished in ${ledger.work}`))
           : ledger.run(name, bodies[name], ranApart || (options.only !== undefined && options.only !== name) ? undefined : options.log).then((value) => {
               if (name === "derive") stage.done(loading ? LOAD_DERIVED_STAGE : "keep the derived release");
+              if (name === "derive" && !loading) options.log?.(derivedLine(derivedScale(ledger)));
               return value;
             }),
       );

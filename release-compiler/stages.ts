@@ -39,6 +39,16 @@ export interface StageLine {
 
 const STAGE_LINE = /^(.+): (\d+\.\d) s(?: \(heap (\d+) MB, RSS (\d+) MB, peak (\d+) MB(?:, main thread (\d+)% busy)?(?:, CPU (\d+\.\d) s)?\))?$/gm;
 
+/** The line derive's stages end with: what the tasks after it grow with (tasks.ts, derivedScale), for a projection to read back. */
+export const derivedLine = ({ bytes, genomes }: { bytes: number; genomes: number }): string => `the derived release: ${bytes} bytes in its files, ${genomes} genomes`;
+const DERIVED_LINE = /^the derived release: (\d+) bytes in its files, (\d+) genomes$/m;
+
+/** The scale derivedLine gave in a compile's output or log, if it has one. */
+export function readDerivedLine(output: string): { bytes: number; genomes: number } | undefined {
+  const match = DERIVED_LINE.exec(output);
+  return match ? { bytes: Number(match[1]), genomes: Number(match[2]) } : undefined;
+}
+
 /** The stage lines of a compile's output or log, in order (what benchmarks read back). */
 export function readStageLines(output: string): StageLine[] {
   return [...output.matchAll(STAGE_LINE)].map(([, name, seconds, heap, rss, peak, busy, cpu]) => ({

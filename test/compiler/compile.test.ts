@@ -13,6 +13,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { compileRelease } from "../../release-compiler/compile.js";
 import { runTasksSideBySide } from "../../release-compiler/task-processes.js";
 import { RELATION_PARTS } from "../../release-compiler/tasks.js";
+import { readDerivedLine } from "../../release-compiler/stages.js";
 import { ANNOTATION_TABLES_STAGE, HOG_INDEX_STAGE, HOG_LISTS_STAGE, INDEXES_STAGE, PROTEIN_TABLES_STAGE, PUT_RELATIONS_TOGETHER, relationsPartStage } from "../../release-compiler/write/release.js";
 import { InputRejected } from "../../release-compiler/problems.js";
 import { simulateRelease } from "../../release-compiler/simulate/simulate.js";
@@ -234,6 +235,11 @@ describe("npm run compile", () => {
       expect(lines.filter((line) => line.startsWith(`${stage}: `)), stage).toHaveLength(1);
     }
     expect(lines.filter((line) => line.includes("finished by an earlier run"))).toEqual([]);
+    // Derive names the size of what it derived, once (not again as each task's process loads it), for a projection to read back.
+    expect(lines.filter((line) => line.startsWith("the derived release: "))).toHaveLength(1);
+    const derived = readDerivedLine(lines.join("\n"))!;
+    expect(derived.genomes).toBe(apart.manifest.counts.genomes);
+    expect(derived.bytes).toBeGreaterThan(apart.manifest.counts.proteins * 100);
   });
 
   it("fails with the end of a failed task's output when its tasks run side by side", async () => {
