@@ -37,7 +37,7 @@ import { openEngine, type Engine } from "./engine.js";
 import { scratchFolder, type ScratchFolder } from "./scratch.js";
 import { runTasksSideBySide } from "./task-processes.js";
 import { derivedLine, stageReporter, type Stages } from "./stages.js";
-import { DERIVED_COUNTS, derivedFiles, derivedScale, type DerivedCounts, inputBytes, isRunning, plannedHeap, plannedMemory, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, workingMemory, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
+import { DERIVED_COUNTS, derivedFiles, derivedScale, givenPairsMemory, type DerivedCounts, inputBytes, isRunning, plannedHeap, plannedMemory, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, workingMemory, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
 import { packWriter, type PackWriter } from "./write/packs.js";
 import { packedChunkReader } from "./write/beside.js";
 import { LAYOUT } from "./write/layout.js";
@@ -201,7 +201,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
       const working = workingMemory("derive", memoryBytes, { bytes: 0, genomes: 0 });
       const engine = await openEngine({ database: join(folder, DERIVED_ROWS), spill: join(scratch, "spill"), memoryBytes: working, threads: jobs });
       try {
-        const build = await deriveRelease(config, loaded.problems, stage, { packs, scratch: scratchFolder(join(scratch, "derive")), keep: folder, engine, jobs, memoryBytes: working, alignPairs });
+        const build = await deriveRelease(config, loaded.problems, stage, { packs, scratch: scratchFolder(join(scratch, "derive")), keep: folder, engine, jobs, memoryBytes: working, budget: memoryBytes, alignPairs });
         const derived = derivedRelease(build, loaded.problems.warnings.map(formatWarning), packed(packs));
         const counts: DerivedCounts = { ...derived.counts, kmerWindows: derived.kmerWindows };
         writeFileSync(join(folder, DERIVED_COUNTS), JSON.stringify(counts));
@@ -381,7 +381,7 @@ async function deriveRelease(
   config: ReleaseConfig,
   problems: Problems,
   stage: Stages,
-  { packs, scratch, keep, engine, alignPairs, jobs, memoryBytes }: { packs: PackWriter; scratch: ScratchFolder; keep: string; engine: Engine; alignPairs: boolean; jobs: number; memoryBytes: number },
+  { packs, scratch, keep, engine, alignPairs, jobs, memoryBytes, budget }: { packs: PackWriter; scratch: ScratchFolder; keep: string; engine: Engine; alignPairs: boolean; jobs: number; memoryBytes: number; budget: number },
 ): Promise<ReleaseBuild> {
   const stopIfProblems = () => {
     if (problems.count) throw new InputRejected(problems);
@@ -446,12 +446,14 @@ async function deriveRelease(
     const annotationsRead = readAnnotations(proteins, config, annotationProblems);
     annotationsRead.catch(() => {}); // awaited below; a failure while the pairs are derived is not unhandled
     const orthologues = orthoFinder ? orthologueFiles(orthoFinder, problems) : [];
+    // Given pairs are checked and typed in a row engine of their own (derive/given-pairs.ts), with derive's working memory.
+    const givenScratch = { folder: scratch.folder("given-pairs"), memoryBytes: givenPairsMemory(budget) };
     const relations = await deriveRelations(
       families,
       orthologues.length
-        ? { path: orthoFinder!.results.folder, rows: orthologuePairs(orthologues, orthoFinder!, proteins, problems) }
+        ? { path: orthoFinder!.results.folder, rows: orthologuePairs(orthologues, orthoFinder!, proteins, problems), scratch: givenScratch }
         : config.pairs
-          ? { path: config.pairs, rows: readPairsTsv(config.pairs, problems) }
+          ? { path: config.pairs, rows: readPairsTsv(config.pairs, problems), scratch: givenScratch }
           : undefined,
       {
         proteinCount: proteins.count,
@@ -461,6 +463,7 @@ async function deriveRelease(
         genomeSize: proteins.genomeSize,
         subgenomeOf: subgenomeReader(species, proteins),
         entryOfId: (id) => proteins.byInputId.get(id),
+        idOf: (e) => proteins.inputId[e - 1],
         measure: alignPairs ? (a, b) => measurePair(proteinSequences.get(a), proteinSequences.get(b)) : undefined,
         sequenceOf: proteinSequences.get,
         jobs,

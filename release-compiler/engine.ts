@@ -58,6 +58,8 @@ export interface Engine {
   table(name: string, columns: Record<string, ColumnKind>): Promise<RowTable>;
   /** A table that a task before wrote and closed, to read back: in the database and every attached one. */
   existingTable(name: string, columns: Record<string, ColumnKind>): SortedRows;
+  /** The rows a query gives, in batches whose arrays are reused (copy what you keep); its columns of these kinds, in order. */
+  query(sql: string, kinds: ColumnKind[]): AsyncGenerator<{ count: number; columns: Column[] }>;
   close(): void;
 }
 
@@ -133,6 +135,7 @@ export async function openEngine({ database, spill, memoryBytes, threads, readOn
     rowsPerRange: Math.max(1, Math.floor(memoryBytes / SORT_BYTES_PER_ROW)),
     table: (name, columns) => createTable(connection, name, columns),
     existingTable: (name, columns) => ({ sorted: (orderBy, range, mirror) => readSorted(connection, parts.map((part) => `${part}${name}`), columns, orderBy, range, mirror) }),
+    query: (sql, kinds) => readRows(connection, sql, kinds),
     close() {
       connection.closeSync();
       instance.closeSync();
@@ -238,7 +241,20 @@ async function* readSorted(
     selects.push(...tables.map((table) => `SELECT ${mirrored.join(", ")} FROM ${table}${where(source)}`));
   }
   const from = selects.join(" UNION ALL ");
-  const result = await connection.stream(`SELECT ${names.join(", ")} FROM (${from}) ORDER BY ${orderBy.join(", ")}`);
+  yield* readRows(connection, `SELECT ${names.join(", ")} FROM (${from}) ORDER BY ${orderBy.join(", ")}`, kinds);
+}
+
+/**
+ * The rows of a query, streamed: each batch's columns copied out of DuckDB's vectors into arrays
+ * of `kinds`, which must be the query's column types (checked: a copy of another type's bytes
+ * would read as numbers all the same). Its columns must not be NULL (coalesce them).
+ */
+async function* readRows(connection: DuckDBConnection, sql: string, kinds: ColumnKind[]): AsyncGenerator<{ count: number; columns: Column[] }> {
+  const result = await connection.stream(sql);
+  const types = result.columnTypes();
+  if (types.length !== kinds.length || types.some((type, c) => type.typeId !== TYPES[kinds[c]].typeId)) {
+    throw new Error(`engine: the query gives ${types.join(", ")} where ${kinds.map((k) => TYPES[k]).join(", ")} were expected: ${sql}`);
+  }
   let out = kinds.map((k) => new ARRAYS[k](BATCH));
   for (;;) {
     const chunk = await result.fetchChunk();

@@ -275,6 +275,15 @@ export function heapOf(name: TaskName, memory: number, scale: DerivedScale): num
 export const APPEND_WORKING = LEAST_WORKING;
 
 /**
+ * The working memory of the engine derive checks and types given pairs in (a pairs file,
+ * OrthoFinder's orthologues: derive/given-pairs.ts), which groups and joins them rather than
+ * only appending: a quarter of the budget (M), at least APPEND_WORKING. With 256 MB, DuckDB
+ * stopped grouping the simulated million proteins' 66.8 M orthologs ("failed to pin block");
+ * derive's heap then holds the release without its relations (1.3–1.7 GB at a million proteins).
+ */
+export const givenPairsMemory = (memory: number): number => Math.floor(Math.max(Math.min(APPEND_WORKING, memory), memory / 4));
+
+/**
  * The working memory of task `name` run within `memory` bytes (the compile's budget in one
  * process, a task's share of it side by side, a workflow job's own): what its expected resident
  * set leaves, between LEAST_WORKING (or all of `memory`, when less) and MOST_WORKING; derive's

@@ -1,7 +1,7 @@
 /**
  * The release's pairwise relations: orthologs between genomes, close paralogs and
- * homoeologs within one. They come from a pairs file when the release has one, else from
- * the HOGs; each relation is read in both directions, with the type seen from its first
+ * homoeologs within one. They come from a pairs file when the release has one (checked and
+ * typed in a row engine of their own: given-pairs.ts), else from the HOGs; each relation is read in both directions, with the type seen from its first
  * protein. There can be ~10^9 of them, so they go into a table of the row engine
  * (engine.ts), once each, and it sorts them in both directions (RELATION_MIRROR) by
  * (entry1, entry2) out of core; they are read back a
@@ -9,20 +9,14 @@
  * and appended on worker threads, each into a database file of its own (pair-workers.ts):
  * appending is most of the work, and DuckDB appends on the calling thread.
  */
-import { HOMEOLOG, isOrthologType, REL_TYPES } from "../../release-format/format.js";
 import type { PairRow as PairInput } from "../inputs.js";
 import type { Problems } from "../problems.js";
-import { BigMap } from "../collections.js";
-import { GrowingInts } from "../write/growing.js";
 import { sortRanges, type ColumnKind, type Engine, type Mirror, type RowTable, type SortedRows } from "../engine.js";
 import type { FamilyBuild } from "./hogs.js";
 import { threadsAlways } from "../workers.js";
 import { deriveFamilyPairsInWorkers, memberPairs, WORKER_ALIGNED_PAIRS_FROM, WORKER_PAIRS_FROM } from "./pair-workers.js";
 import { forEachFamilyPair } from "./pairs.js";
-
-const CODE = new Map<string, number>(REL_TYPES.map((t, i) => [t, i]));
-/** Mirrored type code, seen from the other protein (`1:n` ↔ `m:1`). */
-const MIRROR = [0, 2, 1, 3, 4, 5];
+import { MIRROR, readGivenPairs, type GivenPairContext, type GivenPairs } from "./given-pairs.js";
 
 /**
  * The directed relations of one genome's proteins, sorted by (entry1, entry2). Distance and
@@ -73,16 +67,13 @@ export interface RelationsBuild {
   genomes(): AsyncGenerator<GenomeRelations>;
 }
 
-interface RelationContext {
+interface RelationContext extends GivenPairContext {
   proteinCount: number;
   genomeOf: (entry: number) => number;
   isMain: (entry: number) => boolean;
   /** First entry number and protein count of each genome. */
   genomeFirstEntry: number[];
   genomeSize: number[];
-  /** Subgenome letter of a protein of a polyploid genome; "" otherwise. */
-  subgenomeOf: (entry: number) => string;
-  entryOfId: (id: string) => number | undefined;
   /** With `--align-pairs`: the score and distance of a pair (derive/pair-alignment.ts). */
   measure?: (entry1: number, entry2: number) => { score: number; distance: number };
   /** With `--align-pairs`: a protein's sequence (the workers align the family pairs themselves). */
@@ -94,73 +85,53 @@ interface RelationContext {
 }
 
 /**
- * Undirected relations (entry1 < entry2) as they are collected, in typed arrays that double as
- * they fill: a pairs file or OrthoFinder's orthologues may give more pairs than one array of
- * numbers holds (collections.ts), and a pair costs 25 bytes here rather than 40 and more.
- */
-class PairList {
-  e1 = new Int32Array(1024);
-  e2 = new Int32Array(1024);
-  code = new Int8Array(1024);
-  distance = new Float64Array(1024);
-  score = new Float64Array(1024);
-  length = 0;
-  push(a: number, b: number, code: number, distance = NaN, score = NaN): void {
-    if (this.length === this.e1.length) this.grow();
-    const at = this.length++;
-    this.e1[at] = a;
-    this.e2[at] = b;
-    this.code[at] = code;
-    this.distance[at] = distance;
-    this.score[at] = score;
-  }
-  private grow(): void {
-    const grown = <A extends Int32Array | Int8Array | Float64Array>(old: A): A => {
-      const out = new (old.constructor as new (length: number) => A)(old.length * 2);
-      out.set(old);
-      return out;
-    };
-    this.e1 = grown(this.e1);
-    this.e2 = grown(this.e2);
-    this.code = grown(this.code);
-    this.distance = grown(this.distance);
-    this.score = grown(this.score);
-  }
-  /** Whether a pair of one genome (true) or of two (false) is among them. */
-  has(sameGenome: boolean, genomeOf: (entry: number) => number): boolean {
-    for (let i = 0; i < this.length; i++) if ((genomeOf(this.e1[i]) === genomeOf(this.e2[i])) === sameGenome) return true;
-    return false;
-  }
-}
-
-/**
  * Relations derived from the HOGs (see forEachFamilyPair), replaced by the pairs file's orthologs
  * when it has any, and by its same-genome relations when it has any of those. Family pairs
  * go to the engine as they are found, never all held.
  */
 export async function deriveRelations(
   families: FamilyBuild[],
-  pairsFile: { path: string; rows: AsyncIterable<PairInput> } | undefined,
+  /** A pairs file's rows (or OrthoFinder's orthologues'), and a scratch folder for their row engine with its memory (given-pairs.ts). */
+  pairsFile: { path: string; rows: AsyncIterable<PairInput>; scratch: { folder: string; memoryBytes: number } } | undefined,
   context: RelationContext,
   problems: Problems,
   engine: Engine,
   progress?: (familiesDone: number) => void,
 ): Promise<StoredRelations> {
-  const given = pairsFile ? await readGivenPairs(pairsFile.path, pairsFile.rows, context, problems) : new PairList();
+  const given = pairsFile && (await readGivenPairs(pairsFile.path, pairsFile.rows, context, problems, { ...pairsFile.scratch, threads: context.jobs ?? 1 }));
+  try {
+    return await relationsWith(given, families, pairsFile !== undefined, context, engine, progress);
+  } finally {
+    given?.close();
+  }
+}
+
+/** The relations of the families, and the given pairs (which replace the families' of their kinds). */
+async function relationsWith(
+  given: GivenPairs | undefined,
+  families: FamilyBuild[],
+  fromFile: boolean,
+  context: RelationContext,
+  engine: Engine,
+  progress?: (familiesDone: number) => void,
+): Promise<StoredRelations> {
   // Distances and scores come from a pairs file or from aligning the pairs; without either,
   // records leave them out.
   const { measure } = context;
-  const measured = pairsFile !== undefined || measure !== undefined;
+  const measured = fromFile || measure !== undefined;
   const table = await engine.table(RELATIONS_TABLE, relationColumns(measured));
   const spill = new RelationRows(table, context.genomeFirstEntry.length, context.genomeOf, context.isMain);
-  const givenOrthologs = given.has(false, context.genomeOf);
-  const givenWithin = given.has(true, context.genomeOf);
+  const givenOrthologs = given?.between ?? false;
+  const givenWithin = given?.within ?? false;
   // A pair's measures: the file's when it gave them, else the alignment's when asked for.
   const add = (a: number, b: number, code: number, distance = NaN, score = NaN) => {
     if (measure && Number.isNaN(distance) && Number.isNaN(score)) ({ distance, score } = measure(a, b));
     spill.add(a, b, code, distance, score);
   };
-  for (let i = 0; i < given.length; i++) add(given.e1[i], given.e2[i], given.code[i], given.distance[i], given.score[i]);
+  if (given) {
+    for await (const { count, columns: [x, y, code, distance, score] } of given.rows()) for (let r = 0; r < count; r++) add(x[r], y[r], code[r], distance[r], score[r]);
+    given.close();
+  }
   if ((context.jobs ?? 1) > 1 && families.length > 1 && context.workerRows && (memberPairs(families) >= (measure ? WORKER_ALIGNED_PAIRS_FROM : WORKER_PAIRS_FROM) || threadsAlways())) {
     const entries = Array.from({ length: context.proteinCount }, (_, i) => i + 1);
     const written = await deriveFamilyPairsInWorkers(families, {
@@ -194,96 +165,6 @@ export async function deriveRelations(
     progress?.(f + 1);
   });
   return spill.finish(measured);
-}
-
-/**
- * The pairs file's relations. A row without a type gets one: orthologs by counting each
- * protein's co-orthologs in the other genome among the file's rows, same-genome pairs are
- * homoeologs when they lie on different subgenomes of a polyploid genome, else close paralogs.
- */
-async function readGivenPairs(
-  path: string,
-  rows: AsyncIterable<PairInput>,
-  context: RelationContext,
-  problems: Problems,
-): Promise<PairList> {
-  const out = new PairList();
-  // The line of each pair given, by its number x·(proteins + 1) + y (below 2^53 up to 94 M
-  // proteins; a number costs less than a string key): a pairs file may give more pairs than a
-  // Map holds (collections.ts).
-  const pairKey = (x: number, y: number) => x * (context.proteinCount + 1) + y;
-  if ((context.proteinCount + 1) ** 2 > Number.MAX_SAFE_INTEGER) throw new Error(`${path}: ${context.proteinCount} proteins are more than a pair's number tells apart (94 M)`);
-  const seen = new BigMap<number, number>();
-  const untyped = new GrowingInts();
-  for await (const row of rows) {
-    const a = context.entryOfId(row.protein1);
-    const b = context.entryOfId(row.protein2);
-    if (a === undefined || b === undefined) {
-      problems.report(row.file ?? path, row.line, `unknown protein ${a === undefined ? row.protein1 : row.protein2}`);
-      continue;
-    }
-    const sameGenome = context.genomeOf(a) === context.genomeOf(b);
-    const [x, y] = a < b ? [a, b] : [b, a];
-    const key = pairKey(x, y);
-    const before = seen.get(key);
-    if (before !== undefined) {
-      problems.report(row.file ?? path, row.line, `the pair ${row.protein1}, ${row.protein2} was already given on line ${before}`);
-      continue;
-    }
-    seen.set(key, row.line);
-    let code = -1;
-    if (row.relType !== undefined) {
-      code = CODE.get(row.relType)!;
-      if (sameGenome === isOrthologType(code)) {
-        problems.report(
-          row.file ?? path,
-          row.line,
-          sameGenome
-            ? `${row.protein1} and ${row.protein2} are of one genome, so they cannot be "${row.relType}" orthologs`
-            : `${row.protein1} and ${row.protein2} are of different genomes, so they cannot be "${row.relType}"`,
-        );
-        continue;
-      }
-      if (code === HOMEOLOG && !differentSubgenomes(context, a, b)) {
-        problems.report(row.file ?? path, row.line, `${row.protein1} and ${row.protein2} are not on different subgenomes of a polyploid genome`);
-        continue;
-      }
-      // The file writes the type from protein1's side.
-      if (a > b) code = MIRROR[code];
-    } else if (sameGenome) {
-      code = differentSubgenomes(context, a, b) ? HOMEOLOG : CODE.get("close paralog")!;
-    } else {
-      untyped.push(out.length);
-    }
-    out.push(x, y, code, row.distance, row.score);
-  }
-
-  // Co-ortholog counts for untyped orthologs: partners of each protein per other genome.
-  if (untyped.length) {
-    // Keyed by entry·genomes + genome.
-    const genomes = context.genomeFirstEntry.length;
-    const counts = new BigMap<number, number>();
-    const bump = (entry: number, genome: number) => counts.set(entry * genomes + genome, (counts.get(entry * genomes + genome) ?? 0) + 1);
-    for (let i = 0; i < out.length; i++) {
-      if (context.genomeOf(out.e1[i]) === context.genomeOf(out.e2[i])) continue;
-      bump(out.e1[i], context.genomeOf(out.e2[i]));
-      bump(out.e2[i], context.genomeOf(out.e1[i]));
-    }
-    for (const i of untyped.values.subarray(0, untyped.length)) {
-      const x = out.e1[i];
-      const y = out.e2[i];
-      const many1 = counts.get(y * genomes + context.genomeOf(x))! > 1; // x has co-orthologs in its genome
-      const many2 = counts.get(x * genomes + context.genomeOf(y))! > 1;
-      out.code[i] = many1 ? (many2 ? 3 : 2) : many2 ? 1 : 0;
-    }
-  }
-  return out;
-}
-
-function differentSubgenomes(context: RelationContext, a: number, b: number): boolean {
-  const sa = context.subgenomeOf(a);
-  const sb = context.subgenomeOf(b);
-  return sa !== "" && sb !== "" && sa !== sb;
 }
 
 /**

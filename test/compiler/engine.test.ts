@@ -125,6 +125,7 @@ describe("relations spilled by genome", () => {
         genomeSize: [3, 3],
         subgenomeOf: () => "",
         entryOfId: () => undefined,
+        idOf: (e) => `P${e}`,
       },
       new Problems(),
       rowEngine,
