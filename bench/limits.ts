@@ -72,6 +72,6 @@ export async function limitsBenchmark(log: (line: string) => void): Promise<stri
     "|---|---|---|---|---|",
     ...rows,
     "",
-    "Until this change the compiler held these in one Map or one array each: a release past ~4 M proteins of the simulated density stopped in derive with the Map's error, one past ~17 M would have been stopped by V8 in the entry id index. Also in BigMaps or typed arrays now: the proteins' own ids, the orthoXML's genes and gene references, the HOG ids, a groups file's groups, the pairs of a pairs file or of OrthoFinder's orthologues (duplicates found in a BigMap, the pairs in typed arrays), the cross-reference search's rows and grams. Per-protein Maps and Sets became arrays by entry.",
+    "Until this change the compiler held these in one Map or one array each: a release past ~4 M proteins of the simulated density stopped in derive with the Map's error, one past ~17 M would have been stopped by V8 in the entry id index. Also in BigMaps or typed arrays now: the proteins' own ids, the orthoXML's genes and gene references, the HOG ids, a groups file's groups, the cross-reference search's rows and grams; the pairs of a pairs file or of OrthoFinder's orthologues, once in typed arrays with their repeats found in a BigMap, are now in a DuckDB table of their own (derive/given-pairs.ts). Per-protein Maps and Sets became arrays by entry.",
   ].join("\n");
 }
