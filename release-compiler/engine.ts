@@ -31,6 +31,9 @@ const TYPES = { int32: INTEGER, uint8: UTINYINT, float64: DOUBLE };
 const ARRAYS = { int32: Int32Array, uint8: Uint8Array, float64: Float64Array };
 type Column = Int32Array | Uint8Array | Float64Array;
 
+/** An array of `length` values for each column kind. */
+export const columnArrays = (kinds: ColumnKind[], length: number) => kinds.map((k) => new ARRAYS[k](length));
+
 /** Rows appended (and read back) in batches of DuckDB's vector size. */
 const BATCH = 2048;
 
@@ -149,7 +152,7 @@ async function createTable(connection: DuckDBConnection, name: string, spec: Rec
   const types = kinds.map((k) => TYPES[k]);
   await connection.run(`CREATE TABLE ${name} (${names.map((c, i) => `${c} ${TYPES[kinds[i]]}`).join(", ")})`);
   const appender: DuckDBAppender = await connection.createAppender(name);
-  const buffers = kinds.map((k) => new ARRAYS[k](BATCH));
+  const buffers = columnArrays(kinds, BATCH);
   let used = 0;
   let rows = 0;
   let closed = false;
@@ -255,12 +258,12 @@ async function* readRows(connection: DuckDBConnection, sql: string, kinds: Colum
   if (types.length !== kinds.length || types.some((type, c) => type.typeId !== TYPES[kinds[c]].typeId)) {
     throw new Error(`engine: the query gives ${types.join(", ")} where ${kinds.map((k) => TYPES[k]).join(", ")} were expected: ${sql}`);
   }
-  let out = kinds.map((k) => new ARRAYS[k](BATCH));
+  let out = columnArrays(kinds, BATCH);
   for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
     const count = chunk.rowCount;
-    if (count > out[0].length) out = kinds.map((k) => new ARRAYS[k](count));
+    if (count > out[0].length) out = columnArrays(kinds, count);
     out.forEach((values, c) => {
       const bytes = count * values.BYTES_PER_ELEMENT;
       new Uint8Array(values.buffer, 0, bytes).set(duckdb.vector_get_data(duckdb.data_chunk_get_vector(chunk.chunk, c), bytes));

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { HOMEOLOG, isOrthologType, REL_TYPES } from "../../release-format/format.js";
 import type { PairRow } from "../inputs.js";
 import type { Problems } from "../problems.js";
-import { openEngine, type ColumnKind, type Engine } from "../engine.js";
+import { columnArrays, openEngine, type ColumnKind, type Engine } from "../engine.js";
 
 const CODE = new Map<string, number>(REL_TYPES.map((t, i) => [t, i]));
 const CLOSE_PARALOG = REL_TYPES.indexOf("close paralog");
@@ -97,7 +97,7 @@ export async function readGivenPairs(
 /** Checks each row and appends those that may be pairs: their counts by kind, and the files they came from. */
 async function appendPairs(path: string, given: AsyncIterable<PairRow>, context: GivenPairContext, problems: Problems, engine: Engine) {
   const table = await engine.table(TABLE, COLUMNS);
-  const batch = Object.values(COLUMNS).map((kind) => (kind === "int32" ? new Int32Array(BATCH) : kind === "uint8" ? new Uint8Array(BATCH) : new Float64Array(BATCH)));
+  const batch = columnArrays(Object.values(COLUMNS), BATCH);
   const [ord, xs, ys, gxs, gys, codes, flips, distances, scores, fileOf, lines] = batch;
   let used = 0;
   let rows = 0;

@@ -69,7 +69,6 @@ export interface RelationsBuild {
 
 interface RelationContext extends GivenPairContext {
   proteinCount: number;
-  genomeOf: (entry: number) => number;
   isMain: (entry: number) => boolean;
   /** First entry number and protein count of each genome. */
   genomeFirstEntry: number[];
@@ -100,7 +99,7 @@ export async function deriveRelations(
 ): Promise<StoredRelations> {
   const given = pairsFile && (await readGivenPairs(pairsFile.path, pairsFile.rows, context, problems, { ...pairsFile.scratch, threads: context.jobs ?? 1 }));
   try {
-    return await relationsWith(given, families, pairsFile !== undefined, context, engine, progress);
+    return await relationsWith(given, families, context, engine, progress);
   } finally {
     given?.close();
   }
@@ -110,7 +109,6 @@ export async function deriveRelations(
 async function relationsWith(
   given: GivenPairs | undefined,
   families: FamilyBuild[],
-  fromFile: boolean,
   context: RelationContext,
   engine: Engine,
   progress?: (familiesDone: number) => void,
@@ -118,7 +116,7 @@ async function relationsWith(
   // Distances and scores come from a pairs file or from aligning the pairs; without either,
   // records leave them out.
   const { measure } = context;
-  const measured = fromFile || measure !== undefined;
+  const measured = given !== undefined || measure !== undefined;
   const table = await engine.table(RELATIONS_TABLE, relationColumns(measured));
   const spill = new RelationRows(table, context.genomeFirstEntry.length, context.genomeOf, context.isMain);
   const givenOrthologs = given?.between ?? false;
@@ -130,6 +128,7 @@ async function relationsWith(
   };
   if (given) {
     for await (const { count, columns: [x, y, code, distance, score] } of given.rows()) for (let r = 0; r < count; r++) add(x[r], y[r], code[r], distance[r], score[r]);
+    // Its engine's memory is freed before the pair workers start theirs.
     given.close();
   }
   if ((context.jobs ?? 1) > 1 && families.length > 1 && context.workerRows && (memberPairs(families) >= (measure ? WORKER_ALIGNED_PAIRS_FROM : WORKER_PAIRS_FROM) || threadsAlways())) {
