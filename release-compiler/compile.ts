@@ -37,7 +37,7 @@ import { openEngine, type Engine } from "./engine.js";
 import { scratchFolder, type ScratchFolder } from "./scratch.js";
 import { runTasksSideBySide } from "./task-processes.js";
 import { derivedLine, stageReporter, type Stages } from "./stages.js";
-import { DERIVED_COUNTS, derivedFiles, derivedScale, givenPairsMemory, type DerivedCounts, inputBytes, isRunning, plannedHeap, plannedMemory, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, workingMemory, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
+import { DERIVED_COUNTS, derivedFiles, derivedScale, givenPairsMemory, type DerivedCounts, inputBytes, isRunning, LEAST_WORKING, plannedHeap, plannedMemory, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, workingMemory, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
 import { packWriter, type PackWriter } from "./write/packs.js";
 import { packedChunkReader } from "./write/beside.js";
 import { LAYOUT } from "./write/layout.js";
@@ -235,7 +235,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
     await output("derive");
     const working = workingMemory(name, memoryBytes, derivedScale(ledger));
     // Each writing task reads the derived release afresh, the fields it uses: what one task read is collected before the next.
-    const build = releaseBuild(ledger.load<DerivedRelease>("derive"));
+    const build = releaseBuild(ledger.load<DerivedRelease>("derive"), ledger.folder("derive"));
     const packs = packWriter(ledger.work);
     const engine = (readOnlyDatabase?: string, attach?: string[]) =>
       openEngine({
@@ -246,8 +246,12 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
         readOnly: readOnlyDatabase !== undefined,
         attach,
       });
-    const result = await write({ b: build, packs, stage, jobs, memoryBytes: working, derived: ledger.folder("derive"), engine, readChunk: packedChunkReader(ledger.work) });
-    return { ...result, packed: packed(packs) };
+    try {
+      const result = await write({ b: build, packs, stage, jobs, memoryBytes: working, derived: ledger.folder("derive"), engine, readChunk: packedChunkReader(ledger.work) });
+      return { ...result, packed: packed(packs) };
+    } finally {
+      build.close();
+    }
   };
 
   const outputs = new Map<TaskName, Promise<unknown>>();
@@ -425,7 +429,7 @@ async function deriveRelease(
       cdna ? (take) => readCdnaByGenome(proteins, species, cdna, problems, jobs, take) : undefined,
       LAYOUT.sequencesChunkBytes,
     );
-    if (config.loci) await readLoci(proteins, species, config.loci, problems, jobs);
+    if (config.loci) await readLoci(proteins, species, config.loci, problems, jobs, keep);
     if (config.isoforms) await readIsoforms(proteins, species, config.isoforms, problems);
     stage.done("proteomes, cDNA, loci, isoforms");
 
@@ -443,7 +447,11 @@ async function deriveRelease(
     // fingerprints (this thread is 8% and 14% busy there): awaited after both, their problems
     // reported after the pairs' as when they were read one after the other.
     const annotationProblems = new Problems();
-    const annotationsRead = readAnnotations(proteins, config, annotationProblems);
+    // Into their file (derive/annotation-file.ts), through a row engine of their own with the least working memory.
+    const annotationsRead = readAnnotations(proteins, config, annotationProblems, {
+      folder: keep,
+      scratch: { folder: scratch.folder("annotations"), memoryBytes: LEAST_WORKING, threads: jobs },
+    });
     annotationsRead.catch(() => {}); // awaited below; a failure while the pairs are derived is not unhandled
     const orthologues = orthoFinder ? orthologueFiles(orthoFinder, problems) : [];
     // Given pairs are checked and typed in a row engine of their own (derive/given-pairs.ts), with derive's working memory.

@@ -9,105 +9,38 @@ import { readUniProt } from "../readers/uniprot.js";
 import { readXrefTsv } from "../readers/xrefs.js";
 import type { ProteinTable } from "./proteins.js";
 import { lazyField } from "../snapshot.js";
-import { ownString, StringPool } from "./strings.js";
+import { annotationReader, annotationSpill, type AnnotationSpill, type GoAnnotation } from "./annotation-file.js";
+import type { EntryFile } from "./entry-file.js";
+import { ownString } from "./strings.js";
 
-/** Cross-references, GO annotations and domains of every protein. */
+/** Cross-references, GO annotations and domains of every protein, read from their file (annotation-file.ts). */
 export interface AnnotationTable {
   /** The annotation row of entry number - 1, built when asked for. */
   rowAt(index: number): AnnotationRow;
   /** Its cross-references alone (the entry-id index, the cross-reference search), */
   xrefsAt(index: number): AnnotationRow["xrefs"];
-  /** and its GO annotations alone (the family GO table): a restored table reads no other field. */
+  /** and its GO annotations alone (the family GO table). */
   goAt(index: number): AnnotationRow["go"];
   count: number;
   goTerms: Map<string, GoTerm>;
+  /** The table as plain data, for the derive task's snapshot. */
+  readonly data: AnnotationData;
+  /** Closes the file, if a row was read (another read opens it again). */
+  close(): void;
 }
 
-/** An annotation table as plain data, for a task's snapshot (snapshot.ts). */
+/** An annotation table as plain data, for a task's snapshot (snapshot.ts): its rows in a file of the derive task's folder. */
 export interface AnnotationData {
   count: number;
-  xrefs: string[][];
-  go: GoAnnotation[][];
-  domains: Array<Array<string | number>>;
+  file: EntryFile;
   goTerms: Map<string, GoTerm>;
 }
 
-export function annotationData(table: AnnotationTable): AnnotationData {
-  if (!(table instanceof AnnotationStore)) throw new Error("annotationData: not a table readAnnotations built");
-  const { count, xrefs, go, domains, goTerms } = table;
-  return { count, xrefs, go, domains, goTerms };
-}
-
-/**
- * The table again from its data. Each field is taken from `data` when first used, so a task
- * that reads a loaded snapshot's cross-references alone never reads its GO annotations and
- * domains (at a million proteins they are 330 MB of heap, and ~0.8 s to read).
- */
-export function restoreAnnotations(data: AnnotationData): AnnotationTable {
-  const store = new AnnotationStore(0);
-  for (const key of ["count", "xrefs", "go", "domains", "goTerms"] as const) lazyField(store, key, () => data[key]);
-  return store;
-}
-
-type GoAnnotation = AnnotationRow["go"][number];
-type Domain = AnnotationRow["domains"][number];
-/** Shared by every protein without annotations of a kind until it gets one; never modified. */
-const NONE: never[] = [];
-
-/**
- * Annotations as read, compactly: a million proteins have millions of cross-references and
- * domains, and a small array per pair or tuple costs more than its strings. Cross-references
- * are kept flat (source, id, source, id, …), domains flat five by five.
- */
-class AnnotationStore implements AnnotationTable {
-  xrefs: string[][];
-  go: GoAnnotation[][];
-  domains: Array<Array<string | number>>;
-  goTerms = new Map<string, GoTerm>();
-
-  constructor(public count: number) {
-    this.xrefs = new Array<string[]>(count).fill(NONE);
-    this.go = new Array<GoAnnotation[]>(count).fill(NONE);
-    this.domains = new Array<Array<string | number>>(count).fill(NONE);
-  }
-
-  /** Adds a cross-reference unless the protein has it already. */
-  addXref(index: number, source: string, id: string): boolean {
-    const flat = this.xrefs[index];
-    // A protein has a few dozen cross-references at most: a scan is cheaper than a set per protein.
-    for (let k = 0; k < flat.length; k += 2) if (flat[k] === source && flat[k + 1] === id) return false;
-    if (flat === NONE) this.xrefs[index] = [source, id];
-    else flat.push(source, id);
-    return true;
-  }
-
-  addGo(index: number, annotation: GoAnnotation): void {
-    if (this.go[index] === NONE) this.go[index] = [annotation];
-    else this.go[index].push(annotation);
-  }
-
-  addDomain(index: number, domain: Domain): void {
-    if (this.domains[index] === NONE) this.domains[index] = [...domain];
-    else this.domains[index].push(...domain);
-  }
-
-  rowAt(index: number): AnnotationRow {
-    const d = this.domains[index];
-    const domains: Domain[] = [];
-    for (let k = 0; k < d.length; k += 5) domains.push(d.slice(k, k + 5) as Domain);
-    return { xrefs: this.xrefsAt(index), go: this.goAt(index), domains };
-  }
-
-  xrefsAt(index: number): AnnotationRow["xrefs"] {
-    const flat = this.xrefs[index];
-    const xrefs: AnnotationRow["xrefs"] = [];
-    for (let k = 0; k < flat.length; k += 2) xrefs.push([flat[k], flat[k + 1]]);
-    return xrefs;
-  }
-
-  goAt(index: number): AnnotationRow["go"] {
-    return this.go[index].slice();
-  }
+/** The table of `data`, its file in `folder`; its GO terms taken from `data` when first used. */
+export function restoreAnnotations(data: AnnotationData, folder: string): AnnotationTable {
+  const table = { ...annotationReader(data.file, folder), data } as AnnotationTable;
+  for (const key of ["count", "goTerms"] as const) lazyField(table, key, () => data[key]);
+  return table;
 }
 
 /** A free-text xref source that describes the protein rather than naming it. */
@@ -146,14 +79,33 @@ interface AnnotationInputs {
   domains?: string;
 }
 
-export async function readAnnotations(t: ProteinTable, inputs: AnnotationInputs, problems: Problems): Promise<AnnotationTable> {
-  const store = new AnnotationStore(t.count);
+/**
+ * Reads the annotation files into their file in `files.folder` (annotation-file.ts), through a
+ * spill in `files.scratch.folder`: the table reads its rows from that file.
+ */
+export async function readAnnotations(
+  t: ProteinTable,
+  inputs: AnnotationInputs,
+  problems: Problems,
+  files: { folder: string; scratch: { folder: string; memoryBytes: number; threads: number } },
+): Promise<AnnotationTable> {
+  const spill = await annotationSpill(t.count, files.scratch);
+  try {
+    const { file, goTerms } = await readInto(spill, t, inputs, problems, files.folder);
+    return restoreAnnotations({ count: t.count, file, goTerms }, files.folder);
+  } finally {
+    spill.close();
+  }
+}
+
+/** Reads every annotation file into `store`, then its rows into their file in `folder`: the file, and the GO terms they cite. */
+async function readInto(store: AnnotationSpill, t: ProteinTable, inputs: AnnotationInputs, problems: Problems, folder: string) {
   const resolver = proteinResolver(t);
-  // Values that repeat across proteins are pooled, ids copied: see strings.ts.
-  const pool = new StringPool();
   const addXref = (entry: number, source: string, id: string) => {
+    // The resolver keeps the id: a copy, not a slice of its line (strings.ts).
     const own = ownString(id);
-    if (store.addXref(entry - 1, pool.get(source), own)) resolver.learn(own, entry);
+    store.addXref(entry - 1, source, own);
+    resolver.learn(own, entry);
   };
 
   // Proteins whose description a cross-reference or UniProt entry gave (1), by entry - 1.
@@ -196,7 +148,7 @@ export async function readAnnotations(t: ProteinTable, inputs: AnnotationInputs,
         described[entry - 1] = 1;
       }
       const entryName = ownString(u.entryName);
-      for (const d of u.domains) store.addDomain(entry - 1, ["UniProt", entryName, pool.get(d.name), d.start, d.end]);
+      for (const d of u.domains) store.addDomain(entry - 1, ["UniProt", entryName, d.name, d.start, d.end]);
     }
   }
 
@@ -211,7 +163,7 @@ export async function readAnnotations(t: ProteinTable, inputs: AnnotationInputs,
         problems.report(inputs.domains, d.line, `domain end ${d.end} is past the end of ${d.proteinId} (length ${t.length[entry - 1]})`);
         continue;
       }
-      store.addDomain(entry - 1, [pool.get(d.source), pool.get(d.domainId), pool.get(d.name), d.start, d.end]);
+      store.addDomain(entry - 1, [d.source, d.domainId, d.name, d.start, d.end]);
     }
   }
 
@@ -231,20 +183,22 @@ export async function readAnnotations(t: ProteinTable, inputs: AnnotationInputs,
         problems.report(file, a.line, `${a.goId} is not a term of ${inputs.goOntology}`);
         continue;
       }
-      store.addGo(entry - 1, [pool.get(goId), pool.get(a.evidence), pool.get(a.reference), a.aspect]);
+      store.addGo(entry - 1, [goId, a.evidence, a.reference, a.aspect]);
     }
   }
-  store.goTerms = goTermsWithInformationContent(store.go, ontology, uniprotGoNames);
+  const counts = goTermCounts(ontology);
+  const file = await store.finish(folder, counts.add);
+  const goTerms = counts.terms(uniprotGoNames);
   if (inputs.goAnnotations?.length && !inputs.goOntology) {
-    const unnamed = [...store.goTerms.values()].filter((term) => !term.name).length;
+    const unnamed = [...goTerms.values()].filter((term) => !term.name).length;
     problems.warn(
       inputs.configPath ?? "config",
       0,
-      `"go_annotations" without "go_ontology": ${unnamed} of ${store.goTerms.size} GO terms have no name ` +
+      `"go_annotations" without "go_ontology": ${unnamed} of ${goTerms.size} GO terms have no name ` +
         `(an OBO file names them all; without it, names come from the DR GO lines of the "uniprot" files)`,
     );
   }
-  return store;
+  return { file, goTerms };
 }
 
 /** The term name of a DR GO line's fields after the id: `C:cytoplasm; IBA:GO_Central` → `cytoplasm`. */
@@ -257,9 +211,10 @@ const ASPECT_NAMESPACE = { F: "molecular_function", P: "biological_process", C: 
 /**
  * Term names (the ontology's, else the UniProt files'), aspects and information content:
  * IC(t) = -ln(p(t)), where p(t) is the share of annotated proteins of t's aspect annotated
- * with t or one of its descendants.
+ * with t or one of its descendants. `add` each protein's GO annotations (in entry order), then
+ * read the `terms`.
  */
-function goTermsWithInformationContent(go: GoAnnotation[][], ontology: Map<string, OboTerm>, otherNames: Map<string, string>): Map<string, GoTerm> {
+function goTermCounts(ontology: Map<string, OboTerm>) {
   const ancestors = new Map<string, string[]>();
   const ancestorsOf = (id: string): string[] => {
     let out = ancestors.get(id);
@@ -273,29 +228,33 @@ function goTermsWithInformationContent(go: GoAnnotation[][], ontology: Map<strin
   };
   const proteinsWith = new Map<string, number>();
   const proteinsPerAspect = new Map<string, number>();
-  for (const annotations of go) {
-    const terms = new Set<string>();
-    const aspects = new Set<string>();
-    for (const [goId, , , aspect] of annotations) {
-      aspects.add(aspect);
-      for (const a of ancestorsOf(goId)) terms.add(a);
-    }
-    for (const t of terms) proteinsWith.set(t, (proteinsWith.get(t) ?? 0) + 1);
-    for (const a of aspects) proteinsPerAspect.set(a, (proteinsPerAspect.get(a) ?? 0) + 1);
-  }
-  // The aspect each term was annotated with, for terms the ontology does not know.
+  // The aspect each term was first annotated with, for terms the ontology does not know.
   const annotatedAspect = new Map<string, "P" | "F" | "C">();
-  for (const annotations of go) for (const [goId, , , aspect] of annotations) if (!annotatedAspect.has(goId)) annotatedAspect.set(goId, aspect);
-  const out = new Map<string, GoTerm>();
-  for (const id of [...annotatedAspect.keys()].sort()) {
-    const term = ontology.get(id);
-    const letter = term
-      ? (Object.keys(ASPECT_NAMESPACE) as Array<keyof typeof ASPECT_NAMESPACE>).find((k) => ASPECT_NAMESPACE[k] === term.namespace)!
-      : annotatedAspect.get(id)!;
-    const total = proteinsPerAspect.get(letter) ?? 0;
-    const n = proteinsWith.get(id) ?? 0;
-    const ic = total && n ? Math.round(-Math.log(n / total) * 1e4) / 1e4 : 0;
-    out.set(id, { name: term?.name ?? otherNames.get(id) ?? "", aspect: ASPECT_NAMESPACE[letter], ic });
-  }
-  return out;
+  return {
+    add(annotations: GoAnnotation[]): void {
+      const terms = new Set<string>();
+      const aspects = new Set<string>();
+      for (const [goId, , , aspect] of annotations) {
+        aspects.add(aspect);
+        for (const a of ancestorsOf(goId)) terms.add(a);
+        if (!annotatedAspect.has(goId)) annotatedAspect.set(goId, aspect);
+      }
+      for (const t of terms) proteinsWith.set(t, (proteinsWith.get(t) ?? 0) + 1);
+      for (const a of aspects) proteinsPerAspect.set(a, (proteinsPerAspect.get(a) ?? 0) + 1);
+    },
+    terms(otherNames: Map<string, string>): Map<string, GoTerm> {
+      const out = new Map<string, GoTerm>();
+      for (const id of [...annotatedAspect.keys()].sort()) {
+        const term = ontology.get(id);
+        const letter = term
+          ? (Object.keys(ASPECT_NAMESPACE) as Array<keyof typeof ASPECT_NAMESPACE>).find((k) => ASPECT_NAMESPACE[k] === term.namespace)!
+          : annotatedAspect.get(id)!;
+        const total = proteinsPerAspect.get(letter) ?? 0;
+        const n = proteinsWith.get(id) ?? 0;
+        const ic = total && n ? Math.round(-Math.log(n / total) * 1e4) / 1e4 : 0;
+        out.set(id, { name: term?.name ?? otherNames.get(id) ?? "", aspect: ASPECT_NAMESPACE[letter], ic });
+      }
+      return out;
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { pack, unpack } from "msgpackr";
 import type { Locus } from "../../release-format/format.js";
 import type { SpeciesInfoRow } from "../inputs.js";
 import type { Problems } from "../problems.js";
@@ -8,6 +9,10 @@ import { readSplice } from "../readers/splice.js";
 import { BigMap } from "../collections.js";
 import { StringPool } from "./strings.js";
 import { sequenceFileWriter, type SequenceFile } from "./sequence-file.js";
+import { entryFileWriter, openEntryFile, type EntryFile } from "./entry-file.js";
+
+/** The exons' file in the derive task's folder (entry-file.ts): each protein's flat exons, msgpack, empty when it has none. */
+export const EXON_FILE = "exons.bin";
 
 /**
  * Every protein of the release, by entry number - 1. Entry numbers are 1..N, contiguous per
@@ -29,8 +34,12 @@ export interface ProteinTable {
   description: string[];
   chromosome: string[];
   locus: Locus[];
-  /** CDS segments, flat: start, end, start, end, … (see exonPairs); one small array per protein. */
-  exons: number[][];
+  /**
+   * CDS segments, flat (start, end, start, end, …: see exonPairs), in a file of the derive
+   * task's folder (readExons): 179 MiB of heap at a million proteins as an array per protein.
+   * Coordinates may pass 2^31 (chromosomes of several gigabases), so they are not an Int32Array.
+   */
+  exonFile: EntryFile;
   /** Isoform entry numbers of the protein's gene (itself included), or undefined for a single isoform. */
   isoforms: Array<number[] | undefined>;
   isMain: boolean[];
@@ -58,9 +67,9 @@ export async function readProteomes(
   options: { keepStops?: boolean; jobs?: number; sequenceFolder: string },
 ): Promise<ProteinTable> {
   const sequences = sequenceFileWriter(options.sequenceFolder);
-  const t: Omit<ProteinTable, "sequenceFile"> = {
+  const t: Omit<ProteinTable, "sequenceFile" | "exonFile"> = {
     count: 0, inputId: [], canonicalId: [], genome: [], indexInGenome: [], length: [], md5: [],
-    description: [], chromosome: [], locus: [], exons: [], isoforms: [], isMain: [], aliases: [],
+    description: [], chromosome: [], locus: [], isoforms: [], isMain: [], aliases: [],
     byInputId: new BigMap(), genomeFirstEntry: [], genomeSize: [],
   };
   // Header line of each entry, for "used twice" problems (its file follows from its genome).
@@ -102,7 +111,6 @@ export async function readProteomes(
       t.description.push(read.descriptions[i]);
       t.chromosome.push("");
       t.locus.push(NO_LOCUS);
-      t.exons.push(NO_ALIASES);
       t.isoforms.push(undefined);
       t.isMain.push(true);
     }
@@ -115,7 +123,11 @@ export async function readProteomes(
     sequences.finish();
     throw error;
   });
-  return { ...t, sequenceFile: sequences.finish() };
+  const sequenceFile = sequences.finish();
+  // No exons until loci are read (readLoci).
+  const exons = entryFileWriter(options.sequenceFolder, EXON_FILE);
+  exons.append(new Uint8Array(0), new Int32Array(t.count));
+  return { ...t, sequenceFile, exonFile: exons.finish() };
 }
 
 /**
@@ -141,26 +153,56 @@ export async function readCdnaByGenome(
   });
 }
 
-/** Loci from GFF3: the gene span and strand, exons from CDS features. Features of other genes are ignored. */
-export async function readLoci(t: ProteinTable, species: SpeciesInfoRow[], folder: string, problems: Problems, jobs = 1) {
+/**
+ * Loci from GFF3: the gene span and strand, exons from CDS features, written genome by genome
+ * to the exons' file in `exonFolder` (the derive task's, where readProteomes left it empty).
+ * Features of other genes are ignored.
+ */
+export async function readLoci(t: ProteinTable, species: SpeciesInfoRow[], folder: string, problems: Problems, jobs: number, exonFolder: string) {
   const chromosomes = new StringPool();
   const tasks = species.map((s): GenomeFileTask => ({ kind: "loci", file: speciesFile(folder, s.code, ".gff") }));
-  await readGenomeFiles<LociRead>(tasks, jobs, (read, g) => {
-    reportRead(read, problems, Infinity);
-    const s = species[g];
-    const file = speciesFile(folder, s.code, ".gff");
-    for (const [id, locus] of read.loci) {
-      const entry = t.byInputId.get(id);
-      if (entry === undefined) continue;
-      if (t.genome[entry - 1] !== g) {
-        problems.report(file, locus.line, `${id} is a protein of another genome than ${s.code}`);
-        continue;
+  const exons = entryFileWriter(exonFolder, EXON_FILE);
+  try {
+    await readGenomeFiles<LociRead>(tasks, jobs, (read, g) => {
+      reportRead(read, problems, Infinity);
+      const s = species[g];
+      const file = speciesFile(folder, s.code, ".gff");
+      const first = t.genomeFirstEntry[g];
+      // The genome's proteins' exons, encoded: empty for a protein without.
+      const records: Uint8Array[] = new Array<Uint8Array>(t.genomeSize[g]).fill(NO_EXONS);
+      for (const [id, locus] of read.loci) {
+        const entry = t.byInputId.get(id);
+        if (entry === undefined) continue;
+        if (t.genome[entry - 1] !== g) {
+          problems.report(file, locus.line, `${id} is a protein of another genome than ${s.code}`);
+          continue;
+        }
+        t.chromosome[entry - 1] = chromosomes.get(locus.chromosome);
+        t.locus[entry - 1] = [locus.start, locus.end, locus.strand];
+        if (locus.exons.length) records[entry - first] = pack(locus.exons.flat());
       }
-      t.chromosome[entry - 1] = chromosomes.get(locus.chromosome);
-      t.locus[entry - 1] = [locus.start, locus.end, locus.strand];
-      t.exons[entry - 1] = locus.exons.flat();
-    }
-  });
+      exons.append(Buffer.concat(records), records.map((r) => r.length));
+    });
+  } catch (error) {
+    exons.abandon();
+    throw error;
+  }
+  t.exonFile = exons.finish();
+}
+
+const NO_EXONS = new Uint8Array(0);
+
+/** Reads each protein's exons from the exons' file, written to `folder`; `close` when done. */
+export function openExons(file: EntryFile, folder: string) {
+  const records = openEntryFile(file, folder, "exons");
+  return {
+    /** Entry `entry`'s exons, flat (1-based). */
+    of(entry: number): number[] {
+      const bytes = records.bytes(entry);
+      return bytes.length ? (unpack(bytes) as number[]) : [];
+    },
+    close: records.close,
+  };
 }
 
 /** Splice files: the isoforms of each gene. Main isoforms are settled after the HOGs are read. */

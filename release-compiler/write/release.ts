@@ -34,7 +34,7 @@ import {
 import { BigMap } from "../collections.js";
 import type { ReleaseConfig } from "../config.js";
 import type { SpeciesInfoRow } from "../inputs.js";
-import { annotationData, restoreAnnotations, type AnnotationData, type AnnotationTable } from "../derive/annotations.js";
+import { restoreAnnotations, type AnnotationData, type AnnotationTable } from "../derive/annotations.js";
 import { mostCommonDescription } from "../derive/descriptions.js";
 import { entryIdPairs } from "../derive/entry-ids.js";
 import { familyGoRow } from "../derive/family-go.js";
@@ -48,7 +48,7 @@ import { hogIdsOf, isPrefixId } from "../../release-format/hog-tree.js";
 import { rowChunkCovering, rowChunkIndex } from "../../release-format/directory.js";
 import { hogListRows } from "../derive/hog-list.js";
 import { similarProfiles } from "../derive/profiles.js";
-import { exonPairs, type ProteinTable } from "../derive/proteins.js";
+import { exonPairs, openExons, type ProteinTable } from "../derive/proteins.js";
 import { openSequences } from "../derive/sequence-file.js";
 import { readRelations, relationColumns, RELATIONS_TABLE, type StoredRelations } from "../derive/relations.js";
 import { genesSharingFamilies } from "../derive/shared-families.js";
@@ -96,16 +96,20 @@ export type WriteBuild = ReleaseBuild & Pick<DerivedRelease, "kmerWindows">;
 
 export function derivedRelease(b: ReleaseBuild, warnings: string[], packed: PackedOutput): DerivedRelease {
   const counts = { genomes: b.species.length, proteins: b.proteins.count, groups: b.groups.length, families: b.families.length, hogs: b.hogIds.size };
-  return { ...b, annotations: annotationData(b.annotations), counts, kmerWindows: kmerWindows(b.proteins.length), warnings, packed };
+  return { ...b, annotations: b.annotations.data, counts, kmerWindows: kmerWindows(b.proteins.length), warnings, packed };
 }
 
 /**
  * The build a writing task reads: the derived release's fields as they are (a loaded snapshot
- * reads each when first used, so nothing is spread here), its annotations a table again.
+ * reads each when first used, so nothing is spread here), its annotations a table again, read
+ * from their file in `folder` (the derive task's); `close` closes that file if it was read.
  */
-export function releaseBuild(derived: DerivedRelease): WriteBuild {
+export function releaseBuild(derived: DerivedRelease, folder: string): WriteBuild & { close(): void } {
   let annotations: AnnotationTable | undefined;
-  return Object.create(derived, { annotations: { get: () => (annotations ??= restoreAnnotations(derived.annotations)) } }) as WriteBuild;
+  return Object.create(derived, {
+    annotations: { get: () => (annotations ??= restoreAnnotations(derived.annotations, folder)) },
+    close: { value: () => annotations?.close() },
+  }) as WriteBuild & { close(): void };
 }
 
 /** The derive task's row engine database, in its folder: the relations (StoredRelations), with its pair workers' files beside it. */
@@ -219,7 +223,7 @@ export function writeAnnotationTables({ b, packs, stage, derived }: WriteContext
  * relations and families tables that its rows need (write/beside.ts), so those come first.
  */
 export async function writeProteinTables(
-  { b, packs, stage, readChunk }: WriteContext,
+  { b, packs, stage, readChunk, derived }: WriteContext,
   related: RelationTables,
   familyTables: { families: TableRef<FamilyRow> },
   annotationTables: { annotations: TableRef<AnnotationRow> },
@@ -237,18 +241,24 @@ export async function writeProteinTables(
   // format writes them (hogCards, when present, before exons). Spreading the summary and an
   // optional `{ hogCards }` into a literal cost ~6 µs a row (a million proteins: ~6 s) and gave
   // the same bytes.
-  const proteins = writeSlottedTable<ProteinRow>(packs, p.count, LAYOUT.proteinsChunkRows, (i) => {
-    const row = summary(i + 1) as ProteinRow;
-    row.family = b.family[i];
-    row.rootHog = b.family[i] ? b.families[b.family[i] - 1].rootHog : 0;
-    row.hogLevelCount = b.hogLevelCount[i];
-    row.isoforms = p.isoforms[i] ?? [];
-    const cards = cardRows.get(b.hog[i]);
-    if (cards) row.hogCards = cards;
-    row.exons = exonPairs(p.exons[i]);
-    row.description = p.description[i];
-    return row;
-  }, beside);
+  const exons = openExons(p.exonFile, derived);
+  let proteins: TableRef<ProteinRow>;
+  try {
+    proteins = writeSlottedTable<ProteinRow>(packs, p.count, LAYOUT.proteinsChunkRows, (i) => {
+      const row = summary(i + 1) as ProteinRow;
+      row.family = b.family[i];
+      row.rootHog = b.family[i] ? b.families[b.family[i] - 1].rootHog : 0;
+      row.hogLevelCount = b.hogLevelCount[i];
+      row.isoforms = p.isoforms[i] ?? [];
+      const cards = cardRows.get(b.hog[i]);
+      if (cards) row.hogCards = cards;
+      row.exons = exonPairs(exons.of(i + 1));
+      row.description = p.description[i];
+      return row;
+    }, beside);
+  } finally {
+    exons.close();
+  }
   stage.done(PROTEIN_TABLES_STAGE);
   return { proteins };
 }

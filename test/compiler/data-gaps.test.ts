@@ -19,9 +19,15 @@ import type { AnnotationRow, KeyIndexLeaf } from "../../release-format/format.js
 import { BigMap } from "../../release-compiler/collections.js";
 import { tempPacks } from "./temp-packs.js";
 import { data, hasSharedData } from "./readers/data-path.js";
-import { collect, Problems, tempFile } from "./readers/tmp.js";
+import { collect, Problems, tempDir, tempFile } from "./readers/tmp.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
+
+/** Where readAnnotations writes its file, and its scratch folder. */
+function annotationFiles() {
+  const folder = tempDir();
+  return { folder, scratch: { folder: join(folder, "scratch"), memoryBytes: 64 * 2 ** 20, threads: 1 } };
+}
 
 /** The protein table fields annotations and entry ids read: proteins P1…Pn with their FASTA descriptions. */
 function proteins(descriptions: string[]): ProteinTable {
@@ -115,6 +121,7 @@ describe("protein descriptions", () => {
         uniprot: [uniprot],
       },
       problems,
+      annotationFiles(),
     );
     expect(problems.list).toEqual([]);
     expect(table.description).toEqual(["Curated 1", "UniProt name 2", "fasta text 3", "Submitted name 4"]);
@@ -138,7 +145,7 @@ describe("GO terms without an OBO file", () => {
 
   it("are named from UniProt's DR GO lines, and the compiler warns naming go_ontology", async () => {
     const problems = new Problems();
-    const annotations = await readAnnotations(proteins(["", ""]), inputs(), problems);
+    const annotations = await readAnnotations(proteins(["", ""]), inputs(), problems, annotationFiles());
     expect(problems.list).toEqual([]);
     expect(Object.fromEntries([...annotations.goTerms].map(([id, t]) => [id, t.name]))).toEqual({
       "GO:0005524": "ATP binding",
@@ -164,7 +171,7 @@ describe("GO terms without an OBO file", () => {
       ].join("\n"),
     );
     const problems = new Problems();
-    const annotations = await readAnnotations(proteins(["", ""]), { ...inputs(), goOntology: obo }, problems);
+    const annotations = await readAnnotations(proteins(["", ""]), { ...inputs(), goOntology: obo }, problems, annotationFiles());
     expect(problems.list).toEqual([]);
     expect(problems.warnings).toEqual([]);
     expect([...annotations.goTerms.values()].map((t) => t.name)).toEqual(["ATP binding (OBO)", "cytoplasm (OBO)", "a process"]);

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readCdnaByGenome, readLoci, readProteomes } from "../../release-compiler/derive/proteins.js";
+import { openExons, readCdnaByGenome, readLoci, readProteomes } from "../../release-compiler/derive/proteins.js";
 import { openSequences } from "../../release-compiler/derive/sequence-file.js";
 import type { SpeciesInfoRow } from "../../release-compiler/inputs.js";
 import { Problems } from "../../release-compiler/problems.js";
@@ -39,7 +39,8 @@ function inputs() {
   write("c", "DDDDD.fa", ">d2\nNNNN\n");
   const gff = (seq: string, id: string, start: number, end: number) => `${seq}\t.\tCDS\t${start}\t${end}\t.\t+\t0\tprotein_id=${id}`;
   write("g", "AAAAA.gff", `${[gff("chr1", "a1", 10, 20), gff("chr1", "b1", 5, 9), "chr2\t.\tCDS\t30\t20\t.\t+\t0\tprotein_id=a4", gff("chr2", "a4", 30, 60)].join("\n")}\n`);
-  write("g", "DDDDD.gff", `${gff("chrX", "d2", 1, 12)}\n`);
+  // A gene past 2^31 on a long chromosome (lungfish's pass 5 Gb).
+  write("g", "DDDDD.gff", `${gff("chrX", "d2", 3_000_000_001, 3_000_000_012)}\n`);
   return { dir, species: species("AAAAA", "BBBBB", "CCCCC", "DDDDD") };
 }
 
@@ -53,10 +54,18 @@ async function readAll(jobs: number) {
   reader.close();
   const cdna: string[][] = [];
   await readCdnaByGenome(t, rows, join(dir, "c"), problems, jobs, (c) => cdna.push(c));
-  await readLoci(t, rows, join(dir, "g"), problems, jobs);
+  const exonsOf = () => {
+    const exons = openExons(t.exonFile, dir);
+    const all = Array.from({ length: t.count }, (_, i) => exons.of(i + 1));
+    exons.close();
+    return all;
+  };
+  const noExons = exonsOf();
+  await readLoci(t, rows, join(dir, "g"), problems, jobs, dir);
+  const exons = exonsOf();
   // Paths named relative to the inputs' folder, so that runs in different folders compare.
   const relative = (list: Problems["list"]) => list.map((p) => `${p.file.slice(dir.length + 1)}:${p.line}: ${p.message.replaceAll(dir + "/", "")}`);
-  return { t, sequences, cdna, problems: relative(problems.list), warnings: relative(problems.warnings) };
+  return { t, sequences, cdna, noExons, exons, problems: relative(problems.list), warnings: relative(problems.warnings) };
 }
 
 describe("genome files read on worker threads", () => {
@@ -88,6 +97,9 @@ describe("genome files read on worker threads", () => {
     expect(one.cdna).toEqual([["ACGT", "AAAA", "", ""], ["", "ACGU", ""], [], ["", "NNNN"]]);
     expect(one.t.locus[0]).toEqual([10, 20, 1]);
     expect(one.t.chromosome[8]).toBe("chrX");
+    // Each protein's exons, in their file by entry: none before the loci are read.
+    expect(one.noExons).toEqual(one.exons.map(() => []));
+    expect(one.exons).toEqual([[10, 20], [], [], [30, 60], [], [], [], [], [3_000_000_001, 3_000_000_012]]);
 
     for (const jobs of [2, 4]) {
       const other = await readAll(jobs);
@@ -95,6 +107,7 @@ describe("genome files read on worker threads", () => {
       expect(other.warnings).toEqual(one.warnings);
       expect(other.cdna).toEqual(one.cdna);
       expect(other.sequences).toEqual(one.sequences);
+      expect(other.exons).toEqual(one.exons);
       const { byInputId, ...rest } = other.t;
       const { byInputId: firstMap, ...firstRest } = one.t;
       expect(rest).toEqual(firstRest);

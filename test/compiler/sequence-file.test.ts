@@ -58,7 +58,7 @@ describe("the sequence file", () => {
         expect(slices.flat(), `pass ${pass}`).toEqual(all);
       }
       expect(() => reader.get(0)).toThrow(RangeError);
-      expect(() => reader.get(all.length + 1)).toThrow(`no sequence of entry ${all.length + 1} (entries 1..${all.length})`);
+      expect(() => reader.get(all.length + 1)).toThrow(`entry ${all.length + 1} is not among the sequences (entries 1..${all.length})`);
     } finally {
       reader.close();
     }

@@ -7,7 +7,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { restoreAnnotations, type AnnotationData } from "../../release-compiler/derive/annotations.js";
 import { loadSnapshot, saveSnapshot } from "../../release-compiler/snapshot.js";
 
 const LONG = 200_000; // several slices
@@ -53,35 +52,6 @@ describe("snapshots", () => {
     rmSync(path);
     expect(back.proteins.genome).toEqual([0, 0, 1]);
     expect(() => back.proteins.sequence).toThrow(/ENOENT/);
-  });
-
-  it("restores annotations that read only the fields a task uses: cross-references alone, GO alone, or all of a row", () => {
-    const path = join(mkdtempSync(join(tmpdir(), "orth-snapshot-")), "output.v8");
-    const data: AnnotationData = {
-      count: 2,
-      xrefs: [["UniProtKB/TrEMBL", "A0A024", "RefSeq", "NP_1.2"], []],
-      go: [[["GO:0005524", "IEA", "GO_REF:1", "F"]], []],
-      domains: [["Pfam", "PF00069", "Pkinase", 10, 250], []],
-      goTerms: new Map([["GO:0005524", { name: "ATP binding", aspect: "molecular_function", ic: 2.5 }]]),
-    };
-    saveSnapshot(path, { annotations: data });
-    const fresh = () => restoreAnnotations(loadSnapshot<{ annotations: AnnotationData }>(path).annotations);
-    const xrefsOnly = fresh();
-    const goOnly = fresh();
-    const rows = fresh();
-    expect(rows.rowAt(0)).toEqual({ xrefs: [["UniProtKB/TrEMBL", "A0A024"], ["RefSeq", "NP_1.2"]], go: [["GO:0005524", "IEA", "GO_REF:1", "F"]], domains: [["Pfam", "PF00069", "Pkinase", 10, 250]] });
-    expect(rows.rowAt(1)).toEqual({ xrefs: [], go: [], domains: [] });
-    // With the file gone, a table reads only what it had read: the cross-references alone, or the GO annotations and terms alone.
-    expect(xrefsOnly.xrefsAt(0)).toEqual([["UniProtKB/TrEMBL", "A0A024"], ["RefSeq", "NP_1.2"]]);
-    expect(goOnly.goAt(0)).toEqual([["GO:0005524", "IEA", "GO_REF:1", "F"]]);
-    expect(goOnly.goTerms.get("GO:0005524")?.name).toBe("ATP binding");
-    rmSync(path);
-    expect(xrefsOnly.xrefsAt(1)).toEqual([]);
-    expect(() => xrefsOnly.goAt(0)).toThrow(/ENOENT/);
-    expect(() => xrefsOnly.rowAt(0)).toThrow(/ENOENT/);
-    expect(goOnly.goAt(1)).toEqual([]);
-    expect(() => goOnly.xrefsAt(0)).toThrow(/ENOENT/);
-    expect(rows.rowAt(0).domains).toHaveLength(1);
   });
 
   it("says where a cut-short file ends", () => {
