@@ -36,7 +36,7 @@ import { readSpeciesInfo } from "./readers/species-info.js";
 import { openEngine, type Engine } from "./engine.js";
 import { scratchFolder, type ScratchFolder } from "./scratch.js";
 import { runTasksSideBySide } from "./task-processes.js";
-import { derivedLine, stageReporter, type Stages } from "./stages.js";
+import { derivedLine, filesProgress, stageReporter, type Stages } from "./stages.js";
 import { DERIVED_COUNTS, derivedFiles, derivedScale, givenPairsMemory, type DerivedCounts, inputBytes, isRunning, LEAST_WORKING, plannedHeap, plannedMemory, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, workingMemory, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
 import { packWriter, type PackWriter } from "./write/packs.js";
 import { packedChunkReader } from "./write/beside.js";
@@ -456,12 +456,16 @@ async function deriveRelease(
     const orthologues = orthoFinder ? orthologueFiles(orthoFinder, problems) : [];
     // Given pairs are checked and typed in a row engine of their own (derive/given-pairs.ts), with derive's working memory.
     const givenScratch = { folder: scratch.folder("given-pairs"), memoryBytes: givenPairsMemory(budget) };
+    // A bar over the given pairs' files while they are read, then the families' (created at its first count).
+    const givenFiles = orthologues.length ? orthologues.map(([, , path]) => path) : config.pairs ? [config.pairs] : [];
+    const givenRead = givenFiles.length ? filesProgress(stage, "given pairs", givenFiles) : undefined;
+    let familiesBar: ((done: number) => void) | undefined;
     const relations = await deriveRelations(
       families,
       orthologues.length
-        ? { path: orthoFinder!.results.folder, rows: orthologuePairs(orthologues, orthoFinder!, proteins, problems), scratch: givenScratch }
+        ? { path: orthoFinder!.results.folder, rows: orthologuePairs(orthologues, orthoFinder!, proteins, problems, givenRead), scratch: givenScratch }
         : config.pairs
-          ? { path: config.pairs, rows: readPairsTsv(config.pairs, problems), scratch: givenScratch }
+          ? { path: config.pairs, rows: readPairsTsv(config.pairs, problems, givenRead && ((bytes) => givenRead(config.pairs!, bytes))), scratch: givenScratch }
           : undefined,
       {
         proteinCount: proteins.count,
@@ -480,7 +484,7 @@ async function deriveRelease(
       },
       problems,
       engine,
-      stage.progress("pairwise relations", families.length, "families"),
+      (done) => (familiesBar ??= stage.progress("pairwise relations", families.length, "families"))(done),
     );
     stage.done("pairwise relations");
     const group = groupOfEntries(groups, proteins.count);

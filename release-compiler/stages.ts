@@ -6,6 +6,7 @@
  * threads, which is what a stage costs on a machine whose cores are all busy); a long stage also draws a live progress
  * bar (progress.ts) on a terminal, cleared before its line is logged.
  */
+import { statSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { createProgress, silentProgress, type Stage } from "./progress.js";
 
@@ -98,5 +99,25 @@ export function stageReporter({ log, memory = false, terminal }: StageOptions): 
         reported = done;
       };
     },
+  };
+}
+
+/**
+ * A bar over the bytes of input files read one after the other (a pairs file, OrthoFinder's
+ * orthologues: minutes at tens of millions of pairs), in MB: call the result with the file
+ * being read and its bytes read so far.
+ */
+export function filesProgress(stages: Stages, label: string, paths: string[]): (path: string, bytes: number) => void {
+  const sizes = new Map(paths.map((path) => [path, statSync(path, { throwIfNoEntry: false })?.size ?? 0]));
+  const total = [...sizes.values()].reduce((sum, size) => sum + size, 0);
+  const bar = stages.progress(label, Math.ceil(total / 1e6), "MB");
+  let before = 0;
+  let current: string | undefined;
+  return (path, bytes) => {
+    if (path !== current) {
+      if (current !== undefined) before += sizes.get(current) ?? 0;
+      current = path;
+    }
+    bar(Math.floor((before + bytes) / 1e6));
   };
 }

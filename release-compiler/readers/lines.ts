@@ -27,12 +27,17 @@ async function isGzipFile(path: string): Promise<boolean> {
 
 /** A UTF-8 text stream of the file, decompressed when it is gzip. Throws when the file cannot be opened. */
 export async function openText(path: string): Promise<Readable> {
+  return (await openCounted(path)).stream;
+}
+
+/** openText's stream, and the bytes of the file read so far (before they are decompressed): what a bar over the file counts. */
+async function openCounted(path: string): Promise<{ stream: Readable; bytesRead: () => number }> {
   const gz = await isGzipFile(path);
   const raw = createReadStream(path);
   // pipeline (not .pipe) so that a read error of the file also errors the gunzip stream.
   const stream: Readable = gz ? pipeline(raw, createGunzip(), () => {}) : raw;
   stream.setEncoding("utf8");
-  return stream;
+  return { stream, bytesRead: () => raw.bytesRead };
 }
 
 /** The whole file as text (gunzipped if needed): only for small inputs such as a Newick tree or the config. */
@@ -72,11 +77,14 @@ export async function* readLines(
   path: string,
   problems?: Problems,
   end?: { unterminated: boolean },
+  /** Called after each chunk with the bytes of the file read so far (compressed, for a gzip file), for a progress bar. */
+  read?: (bytes: number) => void,
 ): AsyncGenerator<{ text: string; lineNo: number }> {
   let lineNo = 0;
   let input: Readable;
+  let bytesRead: () => number;
   try {
-    input = await openText(path);
+    ({ stream: input, bytesRead } = await openCounted(path));
   } catch (err) {
     if (!problems) throw err;
     problems.report(fileLabel(path), 0, ioMessage(err));
@@ -105,6 +113,7 @@ export async function* readLines(
       lines[0] = rest + lines[0];
       rest = lines.pop()!;
       for (const text of lines) yield { text, lineNo: ++lineNo };
+      read?.(bytesRead());
     }
     if (rest.length > 0) yield { text: rest, lineNo: ++lineNo };
     if (end) end.unterminated = lastChunk !== "" && !lastChunk.endsWith("\n") && !lastChunk.endsWith("\r");

@@ -10,10 +10,11 @@ import { fileLabel, isBlank, readLines } from "./lines.js";
 const HEADER_WORDS = new Set(["protein1", "protein_1", "id1", "entry1", "gene1"]);
 const FLOAT_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-export async function* readPairsTsv(path: string, problems: Problems): AsyncGenerator<PairRow> {
+/** `read`: the bytes of the file read so far, after each chunk (readLines). */
+export async function* readPairsTsv(path: string, problems: Problems, read?: (bytes: number) => void): AsyncGenerator<PairRow> {
   const file = fileLabel(path);
   let first = true;
-  for await (const { text, lineNo } of readLines(path, problems)) {
+  for await (const { text, lineNo } of readLines(path, problems, undefined, read)) {
     if (isBlank(text)) continue;
     const cols = text.split("\t").map((c) => c.trim());
     // Only the first line may be a header, recognised by its first column name.

@@ -1,7 +1,8 @@
 /** Progress lines (a publish, a compile's stages): live on a terminal, one summary line a stage elsewhere. */
 import { describe, expect, it } from "vitest";
 import { createProgress } from "../../release-compiler/progress.js";
-import { readStageLines, stageReporter } from "../../release-compiler/stages.js";
+import { filesProgress, readStageLines, stageReporter } from "../../release-compiler/stages.js";
+import { tempFile } from "./readers/tmp.js";
 
 function terminal(isTTY: boolean) {
   const writes: string[] = [];
@@ -52,6 +53,20 @@ describe("compile stages", () => {
     expect(lines).toEqual([expect.stringMatching(/^proteomes: \d+\.\d s$/), expect.stringMatching(/^pairwise relations: \d+\.\d s$/)]);
     // What benchmarks read back from a compile's output.
     expect(readStageLines(["compiled X into Y: 2 genomes", ...lines].join("\n")).map((l) => l.name)).toEqual(["proteomes", "pairwise relations"]);
+  });
+
+  it("draw a bar over the bytes of input files read one after the other", async () => {
+    const { writes, stream } = terminal(true);
+    const stages = stageReporter({ log: () => {}, terminal: stream });
+    const files = [tempFile("a.tsv", "x".repeat(3_000_000)), tempFile("b.tsv", "y".repeat(1_000_000))];
+    const read = filesProgress(stages, "given pairs", files);
+    await new Promise((r) => setTimeout(r, 120));
+    read(files[0], 3_000_000);
+    await new Promise((r) => setTimeout(r, 120));
+    read(files[1], 500_000);
+    expect(writes.at(-1)).toMatch(/^\r\x1b\[Kgiven pairs \[#{18}\.{6}\] {2}3\/4 MB {2}\d+ MB\/s {2}\d+:\d\d left$/);
+    stages.done("pairwise relations");
+    expect(writes.at(-1)).toBe("\r\x1b[K");
   });
 
   it("draw nothing without a terminal, and add the heap, resident set, main thread's busy share and CPU time when asked", () => {

@@ -44,6 +44,8 @@ export async function* orthologuePairs(
   of: OrthoFinderSpecies,
   proteins: ProteinTable,
   problems: Problems,
+  /** The file being read and its bytes read so far, after each chunk (readLines). */
+  read?: (path: string, bytes: number) => void,
 ): AsyncGenerator<PairRow> {
   for (const [x, y, path] of files) {
     const gx = of.genomeOfName.get(x)!;
@@ -55,7 +57,7 @@ export async function* orthologuePairs(
       else return true;
       return false;
     };
-    for await (const row of readOrthologues(path, x, y, problems)) {
+    for await (const row of readOrthologues(path, x, y, problems, read && ((bytes) => read(path, bytes)))) {
       const genes1 = row.genes1.filter((g) => known(g, gx, row.line, x));
       const genes2 = row.genes2.filter((g) => known(g, gy, row.line, y));
       const relType = `${row.genes1.length > 1 ? "m" : "1"}:${row.genes2.length > 1 ? "n" : "1"}`;

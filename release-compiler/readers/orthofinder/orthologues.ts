@@ -14,10 +14,11 @@ export interface OrthologuesRow {
   line: number;
 }
 
-export async function* readOrthologues(path: string, species1: string, species2: string, problems: Problems): AsyncGenerator<OrthologuesRow> {
+/** `read`: the bytes of the file read so far, after each chunk (readLines). */
+export async function* readOrthologues(path: string, species1: string, species2: string, problems: Problems, read?: (bytes: number) => void): AsyncGenerator<OrthologuesRow> {
   const file = fileLabel(path);
   let header = false;
-  for await (const { text, lineNo } of readLines(path, problems)) {
+  for await (const { text, lineNo } of readLines(path, problems, undefined, read)) {
     const cells = text.split("\t");
     if (!header) {
       const expected = ["Orthogroup", species1, species2];

@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readLines } from "../../../release-compiler/readers/lines.js";
 import { collect, messages, Problems, tempFile } from "./tmp.js";
@@ -26,6 +27,18 @@ describe("readLines", () => {
       const byReadline: string[] = [];
       for await (const line of createInterface({ input: Readable.from([text]), crlfDelay: Infinity })) byReadline.push(line);
       expect(lines, JSON.stringify(text.slice(0, 40))).toEqual(byReadline);
+    }
+  });
+
+  it("tells a bar the bytes of the file read, up to its size, compressed for a gzip file", async () => {
+    const text = Array.from({ length: 40_000 }, (_, i) => `P${i}\tQ${i}`).join("\n");
+    for (const gzip of [false, true]) {
+      const file = tempFile("pairs.tsv", text, { gzip });
+      const seen: number[] = [];
+      expect(await collect(readLines(file, undefined, undefined, (bytes) => seen.push(bytes)))).toHaveLength(40_000);
+      expect(seen.length, "after each chunk").toBeGreaterThan(1);
+      expect(seen, "growing").toEqual([...seen].sort((a, b) => a - b));
+      expect(seen.at(-1), gzip ? "gzip" : "plain").toBe(statSync(file).size);
     }
   });
 
