@@ -9,9 +9,10 @@
  * back frame by frame: neither side ever holds more than a slice's bytes at once. Loading is
  * lazy (loadSnapshot): each task reads the fields it uses.
  */
-import { closeSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { deserialize, serialize } from "node:v8";
 import { BigMap, type BigKey } from "./collections.js";
+import { writeFully } from "./files.js";
 
 /** Elements per frame of a long array or Map. */
 const SLICE = 1 << 16;
@@ -29,8 +30,8 @@ export function saveSnapshot(path: string, value: unknown): void {
   const length = Buffer.alloc(4);
   const frame = (bytes: Buffer) => {
     length.writeUInt32LE(bytes.length);
-    writeSync(fd, length);
-    writeSync(fd, bytes);
+    writeFully(fd, length);
+    writeFully(fd, bytes);
   };
   const write = (v: unknown): void => {
     if (Array.isArray(v) && v.length > SLICE) {

@@ -11,11 +11,12 @@
  * annotations are written as one record, its cross-references without repeats: the very rows
  * the table held in memory gave.
  */
-import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pack, unpack } from "msgpackr";
 import type { AnnotationRow } from "../../release-format/format.js";
 import { openEngine, sortRanges, type RowTable } from "../engine.js";
+import { writeFully } from "../files.js";
 import { entryFileWriter, openEntryFile, type EntryFile } from "./entry-file.js";
 
 /** Its name in the derive task's folder. */
@@ -68,13 +69,13 @@ export async function annotationSpill(count: number, scratch: { folder: string; 
   // Annotations per protein: what sortRanges cuts the entries by.
   const perEntry = new Int32Array(count);
   const flush = () => {
-    for (let at = 0; at < used; ) at += writeSync(fd, pending, at, used - at);
+    writeFully(fd, pending, 0, used);
     used = 0;
   };
   const add = (index: number, record: unknown[]) => {
     const bytes = pack(record);
     if (used + bytes.length > pending.length) flush();
-    if (bytes.length > pending.length) for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+    if (bytes.length > pending.length) writeFully(fd, bytes);
     else {
       pending.set(bytes, used);
       used += bytes.length;

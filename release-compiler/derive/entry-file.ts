@@ -7,8 +7,9 @@
  * Hand-written rather than a key-value store: the keys are the entry numbers 1..N in order, so
  * an array of offsets is the whole index, and the OS page cache keeps what is read often.
  */
-import { closeSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
+import { writeFully } from "../files.js";
 
 /** Where the records are: entry e's are bytes `starts[e - 1] .. starts[e]` of the file `name`. */
 export interface EntryFile {
@@ -28,11 +29,8 @@ export function entryFileWriter(folder: string, name: string) {
   let end = 0;
   const pending = Buffer.allocUnsafe(WINDOW);
   let used = 0;
-  const write = (bytes: Uint8Array) => {
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
-  };
   const flush = () => {
-    write(pending.subarray(0, used));
+    writeFully(fd, pending, 0, used);
     used = 0;
   };
   return {
@@ -40,7 +38,7 @@ export function entryFileWriter(folder: string, name: string) {
     append(bytes: Uint8Array, lengths: ArrayLike<number>): void {
       for (let k = 0; k < lengths.length; k++) starts.push((end += lengths[k]));
       if (used + bytes.length > pending.length) flush();
-      if (bytes.length >= pending.length) write(bytes);
+      if (bytes.length >= pending.length) writeFully(fd, bytes);
       else {
         pending.set(bytes, used);
         used += bytes.length;

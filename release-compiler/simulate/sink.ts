@@ -3,8 +3,9 @@
  * disk whenever it fills, so that large outputs stream with constant memory and without
  * building big strings.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
+import { writeFully } from "../files.js";
 
 const CAPACITY = 1 << 20;
 
@@ -27,7 +28,7 @@ export class FileSink {
     if (length > CAPACITY - this.used) {
       this.flush();
       if (length > CAPACITY) {
-        writeSync(this.fd, text, null, "latin1");
+        writeFully(this.fd, Buffer.from(text, "latin1"));
         this.bytes += length;
         return;
       }
@@ -43,7 +44,7 @@ export class FileSink {
     if (length > CAPACITY - this.used) {
       this.flush();
       if (length > CAPACITY) {
-        writeSync(this.fd, data, start, length);
+        writeFully(this.fd, data, start, end);
         this.bytes += length;
         return;
       }
@@ -63,8 +64,7 @@ export class FileSink {
 
   flush(): void {
     if (this.used > 0) {
-      let offset = 0;
-      while (offset < this.used) offset += writeSync(this.fd, this.buffer, offset, this.used - offset);
+      writeFully(this.fd, this.buffer, 0, this.used);
       this.used = 0;
     }
   }

@@ -12,9 +12,10 @@
  * equal slots holding a chunk and its Merkle path, and its root lists the runs.
  */
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Packr } from "msgpackr";
+import { writeFully } from "../files.js";
 import { LAYOUT } from "./layout.js";
 import { merkleSteps, SLOT_LENGTH_BYTES } from "../../release-format/slots.js";
 import { HASH_BYTES, HASH_HEX_LENGTH, packKey, type ChunkRef, type ChunkTree, type DirectoryPage } from "../../release-format/format.js";
@@ -143,7 +144,7 @@ export function packWriter(releaseDir: string, packBytes = PACK_BYTES): PackWrit
         current = { file: {}, fd: openSync(path, "w"), path, size: 0, hash: createHash("sha256") };
         files.push(current.file);
       }
-      writeSync(current.fd, bytes);
+      writeFully(current.fd, bytes);
       current.hash.update(bytes);
       const written = { pack: current.file, offset: current.size, length: bytes.length, hash: hash ?? sha(bytes) };
       current.size += bytes.length;

@@ -1,0 +1,11 @@
+/**
+ * Writing a file's bytes in full. `writeSync` may write fewer bytes than it is given (a disk
+ * that fills up part-way: the call after it fails with ENOSPC), and returns how many; a caller
+ * that ignored the count left a snapshot or a pack cut short without an error.
+ */
+import { writeSync } from "node:fs";
+
+/** Writes all of `bytes` at the file's position; a full disk throws (ENOSPC). */
+export function writeFully(fd: number, bytes: Uint8Array, from = 0, to = bytes.length): void {
+  for (let at = from; at < to; ) at += writeSync(fd, bytes, at, to - at);
+}
