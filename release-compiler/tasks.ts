@@ -70,16 +70,19 @@ interface TaskSpec {
 
 /**
  * The resident set a task after derive reaches, from the size of the derived release it reads
- * (the bytes of derive's output.v8 and its sequence file, D: derivedFiles) and its genome pairs (G², which the pair directory and
- * the per-genome-pair rows grow with): `base + perDerived × D + perGenomePair × G²`, fitted to
- * each task's peak RSS at 305,029 and 1,022,299 proteins over 100 genomes (D = 291 and 976
- * MiB) and 1,044,536 proteins over 2,500 genomes (D = 975 MiB), taken RESIDENT_MARGIN times
- * over for what the fit misses (a heap collected later beside other tasks). A task reads only
- * the fields of the derived release it uses, and the annotations and peptides are a task apart
- * from the proteins table, so that two one-thread tasks fit side by side in 4 GB at a million
- * proteins: the family tables hold 1.3 GB there (2.4 when they read every field), the
- * cross-reference search 1.8 (2.2), the HOG lists 1.1 and the indexes 1.7 (2.4 as one task), the
- * annotation tables and the protein table 1.5 each (2.6 as one task). A task that sorts out of
+ * (the bytes of derive's output.v8 and its files of sequences, exons and annotations, D:
+ * derivedFiles) and its genome pairs (G², which the pair directory and the per-genome-pair rows
+ * grow with): `base + perDerived × D + perGenomePair × G²`. The one-thread tasks' fits solve
+ * their peak RSS at 305,029 and 1,022,299 proteins over 100 genomes (D = 282 and 943 MiB) and
+ * 1,044,536 proteins over 2,500 genomes (D = 948 MiB), each compiled with `--jobs 2 --memory 4g`
+ * on 2026-11-28 once the annotations and exons had left the snapshot (those of the relations
+ * parts and the sequence index are older, over a D of 291, 976 and 975 MiB); they are taken
+ * RESIDENT_MARGIN times over for what the fit misses (a heap collected later beside other
+ * tasks). A task reads only the fields of the derived release it uses, and the annotations and
+ * peptides are a task apart from the proteins table, so that one-thread tasks fit side by side
+ * in 4 GB at a million proteins: the family tables hold 1.2 GB there, the cross-reference search
+ * 1.7, the HOG lists 1.1, the protein table 1.2, the indexes 0.8 and the annotation tables 0.2
+ * (which read their annotations in order from their file). A task that sorts out of
  * core (`working`) also holds a share of the working memory it is given: a relations part's
  * row engine up to ENGINE_RESIDENT of it (measured with 2 GB and with 512 MB: 0.36 to 0.52), the
  * sequence index all of it (PLACING_RESIDENT: one array of a range's postings, as long as the
@@ -146,16 +149,16 @@ export const TASKS: Record<TaskName, TaskSpec> = {
   // relations, rather than alone at the end (26 s of 1.6 cores at a million proteins). A pass
   // more over the sequences finds every k-mer again: ~10 s of CPU at a million proteins.
   "sequence-index": { needs: ["derive"], threads: "all", memory: { ...fitted(620, 0.03, 0, PLACING_RESIDENT), oneRange: ({ kmerWindows }) => (kmerWindows === undefined ? undefined : oneRangeBytes(kmerWindows)) } },
-  relations: { needs: ["derive", ...RELATION_PART_NAMES], threads: 1, memory: fitted(180, 0.46, 96) },
-  "family-tables": { needs: ["derive", "relations"], threads: 1, memory: fitted(365, 0.95, 116) },
-  "annotation-tables": { needs: ["derive"], threads: 1, memory: fitted(257, 1.24, 8) },
-  "protein-tables": { needs: ["derive", "relations", "family-tables", "annotation-tables"], threads: 1, memory: fitted(213, 1.27, 0) },
-  "xref-search": { needs: ["derive"], threads: 1, memory: fitted(347, 1.53, 22) },
-  "hog-lists": { needs: ["derive"], threads: 1, memory: fitted(247, 0.9, 10) },
-  indexes: { needs: ["derive"], threads: 1, memory: fitted(51, 1.7, 0) },
+  relations: { needs: ["derive", ...RELATION_PART_NAMES], threads: 1, memory: fitted(141, 0.21, 129) },
+  "family-tables": { needs: ["derive", "relations"], threads: 1, memory: fitted(369, 0.83, 138) },
+  "annotation-tables": { needs: ["derive"], threads: 1, memory: fitted(131, 0.1, 0) },
+  "protein-tables": { needs: ["derive", "relations", "family-tables", "annotation-tables"], threads: 1, memory: fitted(223, 1.07, 11) },
+  "xref-search": { needs: ["derive"], threads: 1, memory: fitted(283, 1.54, 14) },
+  "hog-lists": { needs: ["derive"], threads: 1, memory: fitted(234, 0.97, 6) },
+  indexes: { needs: ["derive"], threads: 1, memory: fitted(244, 0.55, 0) },
   // The HOG id index and the HOG cards name the chunks of the families and their members.
-  "hog-index": { needs: ["derive", "family-tables"], threads: 1, memory: fitted(210, 1.02, 81) },
-  profiles: { needs: ["derive"], threads: "all", memory: fitted(290, 0.71, 29) },
+  "hog-index": { needs: ["derive", "family-tables"], threads: 1, memory: fitted(244, 0.93, 88) },
+  profiles: { needs: ["derive"], threads: "all", memory: fitted(271, 0.76, 27) },
 };
 
 export const TASK_NAMES = Object.keys(TASKS) as TaskName[];
@@ -171,7 +174,7 @@ const workingResident = (name: TaskName): number => TASKS[name].memory?.working 
 /**
  * The expected resident sets are the fit's this many times over. The fits held within 3% of
  * every one-thread task's measured peak at a million proteins over 100 and over 2,500 genomes
- * (the benchmark of 2026-11-28), and 1.25 kept apart pairs of tasks that fit in 4 GB together:
+ * (the benchmark of 2026-11-28, before they were solved again), and 1.25 kept apart pairs of tasks that fit in 4 GB together:
  * at 2,500 genomes the sequence index, the cross-reference search and the HOG index each ran
  * alone, one core idle, ~25 s.
  */

@@ -13,7 +13,8 @@ import { tempDir } from "./readers/tmp.js";
 // Every write takes at most 7 bytes of what it is given.
 vi.mock("node:fs", async (original) => {
   const fs = await original<typeof import("node:fs")>();
-  const writeSync = ((fd: number, bytes: Uint8Array, offset = 0, length = bytes.length - offset) => fs.writeSync(fd, bytes, offset, Math.min(length, 7))) as typeof fs.writeSync;
+  const short = (fd: number, bytes: Uint8Array, offset = 0, length = bytes.length - offset) => fs.writeSync(fd, bytes, offset, Math.min(length, 7));
+  const writeSync = short as unknown as typeof fs.writeSync;
   return { ...fs, writeSync, default: { ...fs, writeSync } };
 });
 

@@ -60,12 +60,13 @@ describe("tasks side by side within the memory budget", () => {
   const room = (free: number, running: boolean) => ({ free, running, scale });
 
   it("expects each task's resident set to grow with the derived release, and gives a sorting task what its own leaves", () => {
+    // Grown from a million proteins to ten (the annotation tables' expectation at one million is the least a process holds).
     for (const name of TASK_NAMES.filter((n) => n !== "derive")) {
-      expect(residentOf(name, scale), name).toBeGreaterThan(residentOf(name, { ...scale, bytes: scale.bytes / 3 }));
+      expect(residentOf(name, { ...scale, bytes: scale.bytes * 10 }), name).toBeGreaterThan(residentOf(name, scale));
       expect(residentOf(name, { bytes: 0, genomes: 0 }), name).toBeGreaterThan(0);
     }
-    // Measured at 1M: the annotation tables and the protein table 1.5 GB each, the HOG lists 1.1 GB, the indexes 1.7 GB, the HOG index 1.1 GB; expected with a margin.
-    for (const [name, measured] of [["annotation-tables", 1.46], ["protein-tables", 1.45], ["hog-lists", 1.1], ["indexes", 1.67], ["hog-index", 1.1]] as const) {
+    // Measured at 1M: the annotation tables 0.22 GB, the protein table 1.2 GB, the HOG lists 1.1 GB, the indexes 0.74 GB, the HOG index 1.1 GB; expected with a margin.
+    for (const [name, measured] of [["annotation-tables", 0.22], ["protein-tables", 1.2], ["hog-lists", 1.1], ["indexes", 0.74], ["hog-index", 1.1]] as const) {
       expect(residentOf(name, scale) / GB, name).toBeGreaterThan(measured);
       expect(residentOf(name, scale) / GB, name).toBeLessThan(measured * 1.5);
     }
@@ -177,13 +178,16 @@ describe("tasks side by side within the memory budget", () => {
     expect(heapOf("derive", 8 * GB, { bytes: 0, genomes: 0 })).toBeGreaterThan(heapOf("derive", 4 * GB, { bytes: 0, genomes: 0 }));
     expect(heapOf("derive", 64 * MB, { bytes: 0, genomes: 0 }) / MB).toBeGreaterThanOrEqual(300); // never below what a process needs to start
     for (const name of TASK_NAMES.filter((n) => n !== "derive")) {
-      // The fit a quarter over, where the expected resident set is a tenth over (V8 collects the harder the nearer its limit), besides any working memory, whatever share of the budget the task was given.
-      expect(heapOf(name, 4 * GB, scale) / residentOf(name, scale), name).toBeCloseTo(1.25 / 1.1, 5);
+      // The fit a quarter over, where the expected resident set is a tenth over (V8 collects the harder the nearer its limit), besides any working memory, whatever share of the budget the task was given;
+      // for a task expected to hold no more than a process does (the annotation tables at a million proteins), that least.
+      const ratio = heapOf(name, 4 * GB, scale) / residentOf(name, scale);
+      if (residentOf(name, { ...scale, bytes: scale.bytes * 0.99 }) === residentOf(name, scale)) expect(ratio, name).toBe(1);
+      else expect(ratio, name).toBeCloseTo(1.25 / 1.1, 5);
       expect(heapOf(name, GB / 4, scale), name).toBe(heapOf(name, 4 * GB, scale));
-      expect(heapOf(name, 4 * GB, scale), name).toBeGreaterThan(heapOf(name, 4 * GB, { ...scale, bytes: scale.bytes / 3 }));
+      expect(heapOf(name, 4 * GB, { ...scale, bytes: scale.bytes * 10 }), name).toBeGreaterThan(heapOf(name, 4 * GB, scale));
     }
-    // At a million proteins the indexes' heap reached 1,418 MB: room to collect beyond it.
-    expect(heapOf("indexes", 4 * GB, scale) / MB).toBeGreaterThan(1418 * 1.25);
+    // At a million proteins the indexes' heap reached 355 MB (1,418 MB while they held the annotations): room to collect beyond it.
+    expect(heapOf("indexes", 4 * GB, scale) / MB).toBeGreaterThan(355 * 1.25);
   });
 });
 
