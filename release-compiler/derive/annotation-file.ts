@@ -17,7 +17,7 @@ import { pack, unpack } from "msgpackr";
 import type { AnnotationRow } from "../../release-format/format.js";
 import { openEngine, sortRanges, type RowTable } from "../engine.js";
 import { writeFully } from "../files.js";
-import { entryFileWriter, openEntryFile, type EntryFile } from "./entry-file.js";
+import { entryFileWriter, openPackedFile, type EntryFile } from "./entry-file.js";
 
 /** Its name in the derive task's folder. */
 export const ANNOTATION_FILE = "annotations.bin";
@@ -184,11 +184,8 @@ function spillReader(fd: number, path: string) {
 
 /** Reads the annotations of `file`, written to `folder`, opening it at the first read; `close` when done. */
 export function annotationReader(file: EntryFile, folder: string) {
-  let records: ReturnType<typeof openEntryFile> | undefined;
-  const recordAt = (index: number): StoredRecord => {
-    const bytes = (records ??= openEntryFile(file, folder, "annotations")).bytes(index + 1);
-    return bytes.length ? (unpack(bytes) as StoredRecord) : [[], [], []];
-  };
+  const records = openPackedFile<StoredRecord>(file, folder, "annotations", () => [[], [], []]);
+  const recordAt = (index: number) => records.get(index + 1);
   return {
     rowAt(index: number): AnnotationRow {
       const [xrefs, go, d] = recordAt(index);
@@ -198,10 +195,7 @@ export function annotationReader(file: EntryFile, folder: string) {
     },
     xrefsAt: (index: number): AnnotationRow["xrefs"] => pairsOf(recordAt(index)[0]),
     goAt: (index: number): AnnotationRow["go"] => recordAt(index)[1].slice(),
-    close() {
-      records?.close();
-      records = undefined;
-    },
+    close: records.close,
   };
 }
 

@@ -9,6 +9,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
+import { unpack } from "msgpackr";
 import { writeFully } from "../files.js";
 
 /** Where the records are: entry e's are bytes `starts[e - 1] .. starts[e]` of the file `name`. */
@@ -102,5 +103,25 @@ export function openEntryFile(file: EntryFile, folder: string, what: string) {
       return buffer.subarray(start - windowStart, end - windowStart);
     },
     close: () => closeSync(fd),
+  };
+}
+
+/**
+ * Reads records that are each one msgpack value (the exons, the annotations), an empty record
+ * giving `empty()`; the file is opened at the first read, as a task may read none.
+ */
+export function openPackedFile<T>(file: EntryFile, folder: string, what: string, empty: () => T) {
+  let records: ReturnType<typeof openEntryFile> | undefined;
+  return {
+    /** Entry `entry`'s value (1-based). */
+    get(entry: number): T {
+      const bytes = (records ??= openEntryFile(file, folder, what)).bytes(entry);
+      return bytes.length ? (unpack(bytes) as T) : empty();
+    },
+    /** Closes the file, if a record was read (another read opens it again). */
+    close() {
+      records?.close();
+      records = undefined;
+    },
   };
 }

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { pack, unpack } from "msgpackr";
+import { pack } from "msgpackr";
 import type { Locus } from "../../release-format/format.js";
 import type { SpeciesInfoRow } from "../inputs.js";
 import type { Problems } from "../problems.js";
@@ -9,7 +9,7 @@ import { readSplice } from "../readers/splice.js";
 import { BigMap } from "../collections.js";
 import { StringPool } from "./strings.js";
 import { sequenceFileWriter, type SequenceFile } from "./sequence-file.js";
-import { entryFileWriter, openEntryFile, type EntryFile } from "./entry-file.js";
+import { entryFileWriter, openPackedFile, type EntryFile } from "./entry-file.js";
 
 /** The exons' file in the derive task's folder (entry-file.ts): each protein's flat exons, msgpack, empty when it has none. */
 export const EXON_FILE = "exons.bin";
@@ -36,7 +36,7 @@ export interface ProteinTable {
   locus: Locus[];
   /**
    * CDS segments, flat (start, end, start, end, …: see exonPairs), in a file of the derive
-   * task's folder (readExons): 179 MiB of heap at a million proteins as an array per protein.
+   * task's folder (readLoci): 179 MiB of heap at a million proteins as an array per protein.
    * Coordinates may pass 2^31 (chromosomes of several gigabases), so they are not an Int32Array.
    */
   exonFile: EntryFile;
@@ -192,18 +192,8 @@ export async function readLoci(t: ProteinTable, species: SpeciesInfoRow[], folde
 
 const NO_EXONS = new Uint8Array(0);
 
-/** Reads each protein's exons from the exons' file, written to `folder`; `close` when done. */
-export function openExons(file: EntryFile, folder: string) {
-  const records = openEntryFile(file, folder, "exons");
-  return {
-    /** Entry `entry`'s exons, flat (1-based). */
-    of(entry: number): number[] {
-      const bytes = records.bytes(entry);
-      return bytes.length ? (unpack(bytes) as number[]) : [];
-    },
-    close: records.close,
-  };
-}
+/** Reads each protein's exons, flat, from the exons' file written to `folder` (`get(entry)`); `close` when done. */
+export const openExons = (file: EntryFile, folder: string) => openPackedFile<number[]>(file, folder, "exons", () => []);
 
 /** Splice files: the isoforms of each gene. Main isoforms are settled after the HOGs are read. */
 export async function readIsoforms(t: ProteinTable, species: SpeciesInfoRow[], folder: string, problems: Problems) {

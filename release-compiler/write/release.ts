@@ -252,7 +252,7 @@ export async function writeProteinTables(
       row.isoforms = p.isoforms[i] ?? [];
       const cards = cardRows.get(b.hog[i]);
       if (cards) row.hogCards = cards;
-      row.exons = exonPairs(exons.of(i + 1));
+      row.exons = exonPairs(exons.get(i + 1));
       row.description = p.description[i];
       return row;
     }, beside);

@@ -56,7 +56,7 @@ async function readAll(jobs: number) {
   await readCdnaByGenome(t, rows, join(dir, "c"), problems, jobs, (c) => cdna.push(c));
   const exonsOf = () => {
     const exons = openExons(t.exonFile, dir);
-    const all = Array.from({ length: t.count }, (_, i) => exons.of(i + 1));
+    const all = Array.from({ length: t.count }, (_, i) => exons.get(i + 1));
     exons.close();
     return all;
   };
