@@ -75,8 +75,8 @@ interface TaskSpec {
  * grow with): `base + perDerived × D + perGenomePair × G²`. The one-thread tasks' fits solve
  * their peak RSS at 305,029 and 1,022,299 proteins over 100 genomes (D = 282 and 943 MiB) and
  * 1,044,536 proteins over 2,500 genomes (D = 948 MiB), each compiled with `--jobs 2 --memory 4g`
- * on 2026-11-28 once the annotations and exons had left the snapshot (those of the relations
- * parts and the sequence index are older, over a D of 291, 976 and 975 MiB); they are taken
+ * on 2026-11-28 once the annotations and exons had left the snapshot (the relations parts' are
+ * solved below; the sequence index's is older, over a D of 291, 976 and 975 MiB); they are taken
  * RESIDENT_MARGIN times over for what the fit misses (a heap collected later beside other
  * tasks). A task reads only the fields of the derived release it uses, and the annotations and
  * peptides are a task apart from the proteins table, so that one-thread tasks fit side by side
@@ -84,9 +84,8 @@ interface TaskSpec {
  * 1.7, the HOG lists 1.1, the protein table 1.2, the indexes 0.8 and the annotation tables 0.2
  * (which read their annotations in order from their file). A task that sorts out of
  * core (`working`) also holds a share of the working memory it is given: a relations part's
- * row engine up to ENGINE_RESIDENT of it (measured with 2 GB and with 512 MB: 0.36 to 0.52), the
- * sequence index all of it (PLACING_RESIDENT: one array of a range's postings, as long as the
- * working memory allows).
+ * row engine all of it and more once its rows outgrow it (ENGINE_RESIDENT), the sequence index all of it
+ * (PLACING_RESIDENT: one array of a range's postings, as long as the working memory allows).
  */
 export interface TaskMemory {
   base: number;
@@ -105,8 +104,16 @@ const MB = 2 ** 20;
 /** `base` in MiB, `perDerived` in bytes a byte of the derived release, `perGenomePair` in bytes. */
 const fitted = (base: number, perDerived: number, perGenomePair: number, working?: number): TaskMemory => ({ base: base * MB, perDerived, perGenomePair, ...(working ? { working } : {}) });
 
-/** The share of its working memory a relations part's row engine holds resident (TaskMemory), */
-const ENGINE_RESIDENT = 0.5;
+/**
+ * The share of its working memory that shows in a relations part's resident set (TaskMemory):
+ * DuckDB's buffers fill what they are given once the part's rows outgrow it, and the part grew
+ * by more than that (what its sort holds outside them). Over a million proteins and 2,500
+ * genomes, part 1 alone (`--task`) peaked at 1,054–1,133 MB with 256 MB of working memory and
+ * at 2,389 with 1,512 MB; in whole compiles the parts peaked at up to 2,960 MB with 1,512 MB
+ * each (run one at a time), 2,487 with 1,057 (two side by side) and 1,734 with 705. Over 100
+ * genomes, with fewer rows, part 1 peaked at 1,030 MB with 256 MB and 1,463 with 2 GB.
+ */
+const ENGINE_RESIDENT = 1.5;
 /**
  * and the sequence index's: all of it, as the array its postings are placed in, a range of
  * codes at a time. Its resident set besides (its fit) is the k-mer finders' tables and threads,
@@ -144,7 +151,15 @@ export function derivedScale(ledger: TaskLedger): DerivedScale {
 
 export const TASKS: Record<TaskName, TaskSpec> = {
   derive: { needs: [], threads: "all" },
-  ...Object.fromEntries(RELATION_PART_NAMES.map((name) => [name, { needs: ["derive"], threads: 4, memory: fitted(300, 1.2, 256, ENGINE_RESIDENT) }])),
+  // Solved over part 1's peaks run alone less the working memory it was given (at most 256 MB
+  // there, its engine's, taken whole): 656 MB at 305,029 proteins over 100 genomes, 1,030 at
+  // 1,022,299 over 100 and 1,054–1,133 at 1,044,536 over 2,500. Nothing it holds grows with
+  // the genome pairs (its counts per genome pair are its own genomes' rows: 6 MB at 2,500
+  // genomes); the fit before (300 MiB, 1.2, 256 bytes a genome pair, half the working memory)
+  // took its engine filling 1.5 GB at 2,500 genomes for the genome pairs, so that within 4 GB
+  // the parts ran one at a time on two threads, where two side by side on one thread each
+  // took 15% less time (37–41 s a pair, against ~21 s each one after the other).
+  ...Object.fromEntries(RELATION_PART_NAMES.map((name) => [name, { needs: ["derive"], threads: 4, memory: fitted(370, 0.56, 0, ENGINE_RESIDENT) }])),
   // The longest task after the parts, so it comes first after them, beside the chain of the
   // relations, rather than alone at the end (26 s of 1.6 cores at a million proteins). A pass
   // more over the sequences finds every k-mer again: ~10 s of CPU at a million proteins.
@@ -357,8 +372,8 @@ export function tasksToStart(waiting: TaskName[], isDone: (name: TaskName) => bo
   for (const name of [...waiting]) {
     if (!ready(name)) continue;
     // The tasks on a few threads ready now, this one among them, which share the free threads:
-    // as many as what is free of the budget holds at their least (at 2,500 genomes, one part at a
-    // time within 4 GB, on two threads rather than one).
+    // as many as what is free of the budget holds at their least (within 4 GB, two at a million
+    // proteins over 100 or 2,500 genomes; where one only, it runs on two threads rather than one).
     const readyKin = aFew(name) ? waiting.filter((other) => aFew(other) && ready(other)).length : 1;
     const kin = room && aFew(name) ? Math.max(1, Math.min(readyKin, Math.floor(memoryFree / leastOf(name, room.scale)))) : readyKin;
     const threads = aFew(name) ? Math.min(threadsOf(name, jobs), Math.max(1, Math.floor(free / kin))) : threadsOf(name, jobs);
