@@ -462,19 +462,26 @@ export function taskLedger(work: string, config: ReleaseConfig, options: Release
   for (const sub of ["tasks", "done", "packs", "tmp"]) mkdirSync(join(work, sub), { recursive: true });
   const output = (name: TaskName) => join(folder(name), OUTPUT);
   const load = <T>(name: TaskName): T => loadSnapshot<T>(output(name));
+  // Finished: its marker says so and its output is there. A task folder removed by hand (to free
+  // disk) left a marker whose output no run could load: the task is run again instead.
+  const isDone = (name: TaskName) => existsSync(marker(name)) && existsSync(output(name));
 
   return {
     work,
     inputs,
     folder,
     marker,
-    isDone: (name) => existsSync(marker(name)),
+    isDone,
     load,
     output,
     async run(name, compute, log) {
-      if (existsSync(marker(name))) {
+      if (isDone(name)) {
         log?.(`${name}: finished by an earlier run, loaded from ${folder(name)}`);
         return load(name);
+      }
+      if (existsSync(marker(name))) {
+        log?.(`${name}: marked finished, but its output ${output(name)} is gone: run again`);
+        rmSync(marker(name));
       }
       const partial = `${folder(name)}.partial-${process.pid}`;
       const scratch = join(work, "tmp", `${name}-${process.pid}`);
