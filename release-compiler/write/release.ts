@@ -48,7 +48,7 @@ import { hogIdsOf, isPrefixId } from "../../release-format/hog-tree.js";
 import { rowChunkCovering, rowChunkIndex } from "../../release-format/directory.js";
 import { hogListRows } from "../derive/hog-list.js";
 import { similarProfiles } from "../derive/profiles.js";
-import { exonPairs, openExons, type ProteinTable } from "../derive/proteins.js";
+import { exonPairs, locusOf, openExons, type ProteinTable } from "../derive/proteins.js";
 import { openSequences } from "../derive/sequence-file.js";
 import { readRelations, relationColumns, RELATIONS_TABLE, type StoredRelations } from "../derive/relations.js";
 import { genesSharingFamilies } from "../derive/shared-families.js";
@@ -187,7 +187,7 @@ const summaryOf = (b: ReleaseBuild) => (entry: number): ProteinSummary => {
     group: b.group[i],
     hog: b.hog[i],
     chromosome: p.chromosome[i],
-    locus: p.locus[i],
+    locus: locusOf(p, i),
     isMain: p.isMain[i],
   };
 };

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openExons, readCdnaByGenome, readLoci, readProteomes } from "../../release-compiler/derive/proteins.js";
+import { locusOf, openExons, readCdnaByGenome, readLoci, readProteomes } from "../../release-compiler/derive/proteins.js";
 import { openSequences } from "../../release-compiler/derive/sequence-file.js";
 import type { SpeciesInfoRow } from "../../release-compiler/inputs.js";
 import { Problems } from "../../release-compiler/problems.js";
@@ -95,7 +95,9 @@ describe("genome files read on worker threads", () => {
     expect(one.sequences).toEqual(["MKVL", "MKVLA", "MKVL", "MKV", "MKV", "MKV", "MMM", "MKVW", "MAAA"]);
     expect(one.t.length).toEqual(one.sequences.map((s) => s.length));
     expect(one.cdna).toEqual([["ACGT", "AAAA", "", ""], ["", "ACGU", ""], [], ["", "NNNN"]]);
-    expect(one.t.locus[0]).toEqual([10, 20, 1]);
+    expect(locusOf(one.t, 0)).toEqual([10, 20, 1]);
+    expect(locusOf(one.t, 1)).toEqual([0, 0, 0]); // none in its GFF
+    expect(locusOf(one.t, 8)).toEqual([3_000_000_001, 3_000_000_012, 1]); // past 2^31
     expect(one.t.chromosome[8]).toBe("chrX");
     // Each protein's exons, in their file by entry: none before the loci are read.
     expect(one.noExons).toEqual(one.exons.map(() => []));
