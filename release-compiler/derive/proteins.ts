@@ -30,7 +30,8 @@ export interface ProteinTable {
   sequenceFile: SequenceFile;
   /** Each sequence's length: what the tables that summarize proteins need of it. */
   length: number[];
-  md5: string[];
+  /** Each sequence's MD5, MD5_BYTES a protein (md5Of): 55 MiB of heap at a million proteins as hex strings, 16 MiB so. */
+  md5: Uint8Array;
   description: string[];
   chromosome: string[];
   /** Each protein's locus (locusOf), all 0 where unknown. */
@@ -62,6 +63,11 @@ export interface LocusColumns {
   strand: Int8Array;
 }
 
+const MD5_BYTES = 16;
+
+/** Protein `i`'s (entry − 1) sequence MD5, in hex as the protein record writes it. */
+export const md5Of = ({ md5 }: Pick<ProteinTable, "md5">, i: number): string => Buffer.from(md5.buffer, md5.byteOffset + i * MD5_BYTES, MD5_BYTES).toString("hex");
+
 /** Protein `i`'s (entry − 1) locus, as the protein record writes it. */
 export const locusOf = ({ loci }: Pick<ProteinTable, "loci">, i: number): Locus => [loci.start[i], loci.end[i], loci.strand[i]];
 
@@ -80,11 +86,13 @@ export async function readProteomes(
   options: { keepStops?: boolean; jobs?: number; sequenceFolder: string },
 ): Promise<ProteinTable> {
   const sequences = sequenceFileWriter(options.sequenceFolder);
-  const t: Omit<ProteinTable, "sequenceFile" | "exonFile" | "loci"> = {
-    count: 0, inputId: [], canonicalId: [], genome: [], indexInGenome: [], length: [], md5: [],
+  const t: Omit<ProteinTable, "sequenceFile" | "exonFile" | "loci" | "md5"> = {
+    count: 0, inputId: [], canonicalId: [], genome: [], indexInGenome: [], length: [],
     description: [], chromosome: [], isoforms: [], isMain: [], aliases: [],
     byInputId: new BigMap(), genomeFirstEntry: [], genomeSize: [],
   };
+  // Each genome's kept proteins' MD5s, put together at the end.
+  const digests: Buffer[] = [];
   // Header line of each entry, for "used twice" problems (its file follows from its genome).
   const headerLine: number[] = [];
   const proteomeOf = (s: SpeciesInfoRow) => s.proteomePath ?? speciesFile(folder, s.code, ".fa");
@@ -102,6 +110,7 @@ export async function readProteomes(
     let n = 0;
     let reported = 0;
     const kept: string[] = [];
+    const md5 = Buffer.alloc(read.ids.length * MD5_BYTES);
     for (const [i, id] of read.ids.entries()) {
       reported = reportRead(read, problems, i, reported);
       const known = t.byInputId.get(id);
@@ -120,7 +129,7 @@ export async function readProteomes(
       t.indexInGenome.push(n);
       kept.push(read.sequences[i]);
       t.length.push(read.sequences[i].length);
-      t.md5.push(read.md5[i]);
+      md5.write(read.md5[i], (n - 1) * MD5_BYTES, "hex");
       t.description.push(read.descriptions[i]);
       t.chromosome.push("");
       t.isoforms.push(undefined);
@@ -128,6 +137,7 @@ export async function readProteomes(
     }
     reportRead(read, problems, Infinity, reported);
     sequences.append(kept);
+    digests.push(md5.subarray(0, n * MD5_BYTES));
     t.genomeSize.push(n);
     if (n > 99_999) problems.report(file, 0, `${s.code} has ${n} proteins; orthids allow at most 99999 per genome`);
   });
@@ -140,7 +150,7 @@ export async function readProteomes(
   const exons = entryFileWriter(options.sequenceFolder, EXON_FILE);
   exons.append(new Uint8Array(0), new Int32Array(t.count));
   const loci = { start: new Float64Array(t.count), end: new Float64Array(t.count), strand: new Int8Array(t.count) };
-  return { ...t, loci, sequenceFile, exonFile: exons.finish() };
+  return { ...t, md5: new Uint8Array(Buffer.concat(digests)), loci, sequenceFile, exonFile: exons.finish() };
 }
 
 /**

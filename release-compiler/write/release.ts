@@ -48,7 +48,7 @@ import { hogIdsOf, isPrefixId } from "../../release-format/hog-tree.js";
 import { rowChunkCovering, rowChunkIndex } from "../../release-format/directory.js";
 import { hogListRows } from "../derive/hog-list.js";
 import { similarProfiles } from "../derive/profiles.js";
-import { exonPairs, locusOf, openExons, type ProteinTable } from "../derive/proteins.js";
+import { exonPairs, locusOf, md5Of, openExons, type ProteinTable } from "../derive/proteins.js";
 import { openSequences } from "../derive/sequence-file.js";
 import { readRelations, relationColumns, RELATIONS_TABLE, type StoredRelations } from "../derive/relations.js";
 import { genesSharingFamilies } from "../derive/shared-families.js";
@@ -182,7 +182,7 @@ const summaryOf = (b: ReleaseBuild) => (entry: number): ProteinSummary => {
   return {
     entry,
     canonicalId: p.canonicalId[i],
-    md5: p.md5[i],
+    md5: md5Of(p, i),
     length: p.length[i],
     group: b.group[i],
     hog: b.hog[i],

@@ -3,10 +3,11 @@
  * proteins, cDNA and loci, and the problems and warnings in the order one thread reading the
  * files one after another reports them, whatever the jobs.
  */
+import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { locusOf, openExons, readCdnaByGenome, readLoci, readProteomes } from "../../release-compiler/derive/proteins.js";
+import { locusOf, md5Of, openExons, readCdnaByGenome, readLoci, readProteomes } from "../../release-compiler/derive/proteins.js";
 import { openSequences } from "../../release-compiler/derive/sequence-file.js";
 import type { SpeciesInfoRow } from "../../release-compiler/inputs.js";
 import { Problems } from "../../release-compiler/problems.js";
@@ -94,6 +95,9 @@ describe("genome files read on worker threads", () => {
     // Each kept protein's sequence, in its file, by entry: cleaned of what was reported, none of a protein left out.
     expect(one.sequences).toEqual(["MKVL", "MKVLA", "MKVL", "MKV", "MKV", "MKV", "MMM", "MKVW", "MAAA"]);
     expect(one.t.length).toEqual(one.sequences.map((s) => s.length));
+    // Their MD5s, 16 bytes each, those of the proteins left out (used twice) among none.
+    expect(one.t.md5.length).toBe(16 * one.t.count);
+    expect(one.sequences.map((_, i) => md5Of(one.t, i))).toEqual(one.sequences.map((s) => createHash("md5").update(s).digest("hex")));
     expect(one.cdna).toEqual([["ACGT", "AAAA", "", ""], ["", "ACGU", ""], [], ["", "NNNN"]]);
     expect(locusOf(one.t, 0)).toEqual([10, 20, 1]);
     expect(locusOf(one.t, 1)).toEqual([0, 0, 0]); // none in its GFF
