@@ -33,6 +33,15 @@ interface HogContext {
   problems: Problems;
 }
 
+/**
+ * The levels of a node on one level, and of a duplication (none): one array each, shared by
+ * every node alike and never modified. Most nodes stand on one level (86% at a million
+ * proteins, of 1.06 M nodes), and an array of their own cost each ~56 bytes of derive's heap.
+ */
+const NO_LEVELS: number[] = Object.freeze([]) as unknown as number[];
+const SINGLE_LEVELS: number[][] = [];
+const singleLevel = (level: number): number[] => (SINGLE_LEVELS[level + 1] ??= Object.freeze([level]) as unknown as number[]);
+
 const GIVEN_ID = /^HOG:([A-Z]*)(\d+)((?:\.\d+[a-z]+)*)(?:_.*)?$/;
 
 /**
@@ -141,7 +150,8 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
         `level '${taxonomy.names[level]}' of HOG ${id} is not below level '${taxonomy.names[aboveLevel]}' of the HOG containing it`,
       );
     }
-    const levels = aboveLevel >= 0 && level >= 0 && !withinSpecies ? [...skippedLevels(level, aboveLevel), level] : [level];
+    const skipped = aboveLevel >= 0 && level >= 0 && !withinSpecies ? skippedLevels(level, aboveLevel) : [];
+    const levels = skipped.length ? [...skipped, level] : singleLevel(level);
     nodes.push({ kind: SPECIATION, parent, lo: members.length, hi: -1, id: id === rootId ? rootId : ownString(id), level, levels, completeness: completeness ?? -1 });
     return nodes.length - 1;
   };
@@ -220,7 +230,7 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
     copyPrefix: string,
   ): void => {
     const self = nodes.length;
-    nodes.push({ kind: DUPLICATION, parent, lo: members.length, hi: -1, id: "", level: -1, levels: [], completeness: -1 });
+    nodes.push({ kind: DUPLICATION, parent, lo: members.length, hi: -1, id: "", level: -1, levels: NO_LEVELS, completeness: -1 });
     // Directly nested paralogGroups are one duplication event with all their copies.
     const copies: HogXmlNode[] = [];
     const flatten = (n: HogXmlNode): void => {
