@@ -12,7 +12,7 @@ import { availableParallelism, totalmem } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { packKey, type Manifest, type ManifestFile, type ReleaseHeader } from "../release-format/format.js";
 import { loadConfig, type ReleaseConfig } from "./config.js";
-import { readAnnotations } from "./derive/annotations.js";
+import { queriedIds, readAnnotations } from "./derive/annotations.js";
 import { fingerprintGroups } from "./derive/fingerprints.js";
 import { deriveGroups, groupOfEntries, readGroups } from "./derive/groups.js";
 import { familyPlaces, readHogFamilies } from "./derive/hog-families.js";
@@ -418,6 +418,10 @@ async function deriveRelease(
 
   // Each genome's files are read on the worker threads (derive/genome-files.ts).
   const proteins = await readProteomes(species, config.proteomes, problems, { keepStops: orthoFinder !== undefined, jobs, sequenceFolder: keep });
+  // The ids the annotation files name proteins by, scanned while this thread waits on the
+  // workers reading the genome files and the HOGs (a third of those stages' time at 1M).
+  const queried = queriedIds(config, proteins.byInputId);
+  queried.catch(() => {}); // awaited when the annotations are read
   // Read from their file (derive/sequence-file.ts) where a derivation needs them.
   const proteinSequences = openSequences(proteins.sequenceFile, keep);
   try {
@@ -448,10 +452,13 @@ async function deriveRelease(
     // reported after the pairs' as when they were read one after the other.
     const annotationProblems = new Problems();
     // Into their file (derive/annotation-file.ts), through a row engine of their own with the least working memory.
-    const annotationsRead = readAnnotations(proteins, config, annotationProblems, {
-      folder: keep,
-      scratch: { folder: scratch.folder("annotations"), memoryBytes: LEAST_WORKING, threads: jobs },
-    });
+    const annotationsRead = readAnnotations(
+      proteins,
+      config,
+      annotationProblems,
+      { folder: keep, scratch: { folder: scratch.folder("annotations"), memoryBytes: LEAST_WORKING, threads: jobs } },
+      queried,
+    );
     annotationsRead.catch(() => {}); // awaited below; a failure while the pairs are derived is not unhandled
     const orthologues = orthoFinder ? orthologueFiles(orthoFinder, problems) : [];
     // Given pairs are checked and typed in a row engine of their own (derive/given-pairs.ts), with derive's working memory.

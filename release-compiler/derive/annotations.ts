@@ -1,9 +1,10 @@
 import type { AnnotationRow, GoTerm } from "../../release-format/format.js";
-import { BigMap } from "../collections.js";
+import { BigMap, BigSet } from "../collections.js";
 import type { OboTerm } from "../inputs.js";
-import type { Problems } from "../problems.js";
+import { Problems } from "../problems.js";
 import { readDomainTsv } from "../readers/domains.js";
 import { readGaf } from "../readers/gaf.js";
+import { readLines } from "../readers/lines.js";
 import { readObo } from "../readers/obo.js";
 import { readUniProt } from "../readers/uniprot.js";
 import { readXrefTsv } from "../readers/xrefs.js";
@@ -48,12 +49,16 @@ const DESCRIPTION_SOURCE = "Description";
 
 /**
  * Resolves an annotation's protein id: the FASTA id, the canonical id, a UniProt alias,
- * or a cross-reference read earlier that names exactly one protein.
+ * or a cross-reference read earlier that names exactly one protein. Only ids that some
+ * annotation names its protein by (`queried`: queriedIds) are kept besides the FASTA ids: the
+ * same answers, where keeping every cross-reference id read (~5 a protein) held ~0.5 GB of
+ * derive's heap at a million proteins, of which the simulated files ask for a tenth.
  */
-function proteinResolver(t: ProteinTable) {
-  // Every cross-reference id read goes in: ~4 ids a protein, past a Map's limit at ~4 M proteins (collections.ts).
+function proteinResolver(t: ProteinTable, queried: BigSet<string>) {
+  // Past a Map's limit at ~16 M keys (collections.ts): every protein's canonical id may be asked for.
   const byAlias = new BigMap<string, number | null>();
   const add = (key: string, entry: number) => {
+    if (!queried.has(key)) return;
     const known = byAlias.get(key);
     byAlias.set(key, known === undefined || known === entry ? entry : null);
   };
@@ -69,7 +74,48 @@ function proteinResolver(t: ProteinTable) {
   };
 }
 
-interface AnnotationInputs {
+/**
+ * Every id an annotation file may name its protein by that is not a FASTA id (those resolve
+ * first, by byInputId): a pass over the files' id fields alone, as their readers cut them
+ * (readXrefTsv, readUniProt, readDomainTsv, readGaf), any line's, so that nothing a reader
+ * resolves is missed (a line the reader refuses adds an id never asked for, harmlessly).
+ */
+export async function queriedIds(inputs: AnnotationInputs, byInputId: ReadonlyMap<string, number>): Promise<BigSet<string>> {
+  // As many as the proteins' canonical ids and more, where the files name proteins by accession: past a Set's limit.
+  const queried = new BigSet<string>();
+  // Files name a protein in runs of lines: each id is looked up once a run.
+  let last = "";
+  const note = (id: string | undefined) => {
+    if (!id || id === last) return;
+    last = id;
+    if (!byInputId.has(id) && !queried.has(id)) queried.add(ownString(id));
+  };
+  const column = (text: string, k: number) => {
+    let start = 0;
+    for (let i = 0; i < k; i++) {
+      start = text.indexOf("\t", start) + 1;
+      if (start === 0) return undefined;
+    }
+    const end = text.indexOf("\t", start);
+    return (end < 0 ? text.slice(start) : text.slice(start, end)).trim();
+  };
+  // A file that cannot be read is reported by its reader, after this pass.
+  const unreported = new Problems();
+  const lines = (file: string) => readLines(file, unreported);
+  for (const file of [...(inputs.xrefs ?? []), ...(inputs.domains ? [inputs.domains] : [])]) for await (const { text } of lines(file)) note(column(text, 0));
+  for (const file of inputs.goAnnotations ?? []) for await (const { text } of lines(file)) if (!text.startsWith("!")) note(column(text, 1));
+  for (const file of inputs.uniprot ?? []) {
+    for await (const { text } of lines(file)) {
+      const code = text.slice(0, 2);
+      const data = text.length > 5 ? text.slice(5) : "";
+      if (code === "ID") note(data.trim().split(/\s+/)[0]);
+      else if (code === "AC") for (const acc of data.split(";")) note(acc.trim());
+    }
+  }
+  return queried;
+}
+
+export interface AnnotationInputs {
   /** The release config, named in warnings. */
   configPath?: string;
   xrefs?: string[];
@@ -81,17 +127,20 @@ interface AnnotationInputs {
 
 /**
  * Reads the annotation files into their file in `files.folder` (annotation-file.ts), through a
- * spill in `files.scratch.folder`: the table reads its rows from that file.
+ * spill in `files.scratch.folder`: the table reads its rows from that file. `queried`, the ids
+ * the files name proteins by, may have been scanned for beforehand (compile.ts: while the main
+ * thread waits on workers).
  */
 export async function readAnnotations(
   t: ProteinTable,
   inputs: AnnotationInputs,
   problems: Problems,
   files: { folder: string; scratch: { folder: string; memoryBytes: number; threads: number } },
+  queried: Promise<BigSet<string>> = queriedIds(inputs, t.byInputId),
 ): Promise<AnnotationTable> {
   const spill = await annotationSpill(t.count, files.scratch);
   try {
-    const { file, goTerms } = await readInto(spill, t, inputs, problems, files.folder);
+    const { file, goTerms } = await readInto(spill, t, inputs, problems, files.folder, await queried);
     return restoreAnnotations({ count: t.count, file, goTerms }, files.folder);
   } finally {
     spill.close();
@@ -99,8 +148,8 @@ export async function readAnnotations(
 }
 
 /** Reads every annotation file into `store`, then its rows into their file in `folder`: the file, and the GO terms they cite. */
-async function readInto(store: AnnotationSpill, t: ProteinTable, inputs: AnnotationInputs, problems: Problems, folder: string) {
-  const resolver = proteinResolver(t);
+async function readInto(store: AnnotationSpill, t: ProteinTable, inputs: AnnotationInputs, problems: Problems, folder: string, queried: BigSet<string>) {
+  const resolver = proteinResolver(t, queried);
   const addXref = (entry: number, source: string, id: string) => {
     // The resolver keeps the id: a copy, not a slice of its line (strings.ts).
     const own = ownString(id);
