@@ -9,3 +9,24 @@ import { writeSync } from "node:fs";
 export function writeFully(fd: number, bytes: Uint8Array, from = 0, to = bytes.length): void {
   for (let at = from; at < to; ) at += writeSync(fd, bytes, at, to - at);
 }
+
+/** Appends small records to `fd` through a buffer of `size` bytes (one as large is written at once); `flush` writes what is buffered. */
+export function bufferedWriter(fd: number, size = 1 << 20) {
+  const pending = Buffer.allocUnsafe(size);
+  let used = 0;
+  const flush = () => {
+    writeFully(fd, pending, 0, used);
+    used = 0;
+  };
+  return {
+    write(bytes: Uint8Array): void {
+      if (used + bytes.length > size) flush();
+      if (bytes.length >= size) writeFully(fd, bytes);
+      else {
+        pending.set(bytes, used);
+        used += bytes.length;
+      }
+    },
+    flush,
+  };
+}

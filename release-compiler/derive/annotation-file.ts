@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { pack, unpack } from "msgpackr";
 import type { AnnotationRow } from "../../release-format/format.js";
 import { openEngine, sortRanges, type RowTable } from "../engine.js";
-import { writeFully } from "../files.js";
+import { bufferedWriter } from "../files.js";
 import { entryFileWriter, openPackedFile, type EntryFile } from "./entry-file.js";
 
 /** Its name in the derive task's folder. */
@@ -63,23 +63,13 @@ export async function annotationSpill(count: number, scratch: { folder: string; 
   }
   const spillPath = join(scratch.folder, SPILL);
   const fd = openSync(spillPath, "w+");
-  const pending = Buffer.allocUnsafe(1 << 20);
-  let used = 0;
+  const spill = bufferedWriter(fd);
   let end = 0;
   // Annotations per protein: what sortRanges cuts the entries by.
   const perEntry = new Int32Array(count);
-  const flush = () => {
-    writeFully(fd, pending, 0, used);
-    used = 0;
-  };
   const add = (index: number, record: unknown[]) => {
     const bytes = pack(record);
-    if (used + bytes.length > pending.length) flush();
-    if (bytes.length > pending.length) writeFully(fd, bytes);
-    else {
-      pending.set(bytes, used);
-      used += bytes.length;
-    }
+    spill.write(bytes);
     places.append(index, end, bytes.length);
     end += bytes.length;
     perEntry[index]++;
@@ -98,7 +88,7 @@ export async function annotationSpill(count: number, scratch: { folder: string; 
     addGo: (index, annotation) => add(index, [GO, ...annotation]),
     addDomain: (index, domain) => add(index, [DOMAIN, ...domain]),
     async finish(folder, eachGo) {
-      flush();
+      spill.flush();
       const spilled = spillReader(fd, spillPath);
       const out = entryFileWriter(folder, ANNOTATION_FILE);
       try {

@@ -57,10 +57,12 @@ const DESCRIPTION_SOURCE = "Description";
 function proteinResolver(t: ProteinTable, queried: BigSet<string>) {
   // Past a Map's limit at ~16 M keys (collections.ts): every protein's canonical id may be asked for.
   const byAlias = new BigMap<string, number | null>();
-  const add = (key: string, entry: number) => {
+  /** `slice`: the key is a slice of a line read, kept as a copy (strings.ts) when it is new. */
+  const add = (key: string, entry: number, slice = false) => {
     if (!queried.has(key)) return;
     const known = byAlias.get(key);
-    byAlias.set(key, known === undefined || known === entry ? entry : null);
+    if (known === undefined) byAlias.set(slice ? ownString(key) : key, entry);
+    else if (known !== entry) byAlias.set(key, null);
   };
   t.canonicalId.forEach((id, i) => add(id, i + 1));
   t.aliases.forEach((list, i) => list.forEach((a) => add(a, i + 1)));
@@ -69,7 +71,7 @@ function proteinResolver(t: ProteinTable, queried: BigSet<string>) {
       return t.byInputId.get(id) ?? byAlias.get(id) ?? undefined;
     },
     learn(id: string, entry: number) {
-      add(id, entry);
+      add(id, entry, true);
     },
   };
 }
@@ -151,10 +153,8 @@ export async function readAnnotations(
 async function readInto(store: AnnotationSpill, t: ProteinTable, inputs: AnnotationInputs, problems: Problems, folder: string, queried: BigSet<string>) {
   const resolver = proteinResolver(t, queried);
   const addXref = (entry: number, source: string, id: string) => {
-    // The resolver keeps the id: a copy, not a slice of its line (strings.ts).
-    const own = ownString(id);
-    store.addXref(entry - 1, source, own);
-    resolver.learn(own, entry);
+    store.addXref(entry - 1, source, id);
+    resolver.learn(id, entry);
   };
 
   // Proteins whose description a cross-reference or UniProt entry gave (1), by entry - 1.

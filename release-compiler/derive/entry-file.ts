@@ -10,7 +10,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { unpack } from "msgpackr";
-import { writeFully } from "../files.js";
+import { bufferedWriter } from "../files.js";
 
 /** Where the records are: entry e's are bytes `starts[e - 1] .. starts[e]` of the file `name`. */
 export interface EntryFile {
@@ -28,26 +28,16 @@ export function entryFileWriter(folder: string, name: string) {
   const fd = openSync(join(folder, name), "w");
   const starts = [0];
   let end = 0;
-  const pending = Buffer.allocUnsafe(WINDOW);
-  let used = 0;
-  const flush = () => {
-    writeFully(fd, pending, 0, used);
-    used = 0;
-  };
+  const out = bufferedWriter(fd, WINDOW);
   return {
     /** The next entries' records, one after the other in `bytes`, `lengths` long. */
     append(bytes: Uint8Array, lengths: ArrayLike<number>): void {
       for (let k = 0; k < lengths.length; k++) starts.push((end += lengths[k]));
-      if (used + bytes.length > pending.length) flush();
-      if (bytes.length >= pending.length) writeFully(fd, bytes);
-      else {
-        pending.set(bytes, used);
-        used += bytes.length;
-      }
+      out.write(bytes);
     },
     finish(): EntryFile {
       try {
-        flush();
+        out.flush();
       } finally {
         closeSync(fd);
       }
