@@ -2,6 +2,7 @@ import { DUPLICATION, SPECIATION } from "../../release-format/format.js";
 import type { Problems } from "../problems.js";
 import { BigMap } from "../collections.js";
 import { readGroupsTsv } from "../readers/groups.js";
+import { hogNodes } from "./hog-columns.js";
 import type { FamilyBuild } from "./hogs.js";
 import type { ProteinTable } from "./proteins.js";
 
@@ -13,7 +14,8 @@ import type { ProteinTable } from "./proteins.js";
 export function deriveGroups(families: FamilyBuild[], genomeOf: (entry: number) => number): number[][] {
   const groups: number[][] = [];
   for (const family of families) {
-    const { nodes, members } = family;
+    const { members } = family;
+    const nodes = hogNodes(family.tree);
     // A node qualifies when no duplication with two or more copies lies in its subtree.
     const hasDuplication = new Array<boolean>(nodes.length).fill(false);
     const childCount = new Array<number>(nodes.length).fill(0);

@@ -14,7 +14,8 @@ import { lineage } from "../../release-format/taxonomy.js";
 import { parseOrthoXmlRun, readOrthoXml, type KnownHeader, type OrthoXmlHeader } from "../readers/orthoxml.js";
 import { groupRuns } from "../readers/orthoxml-runs.js";
 import { runTasksInOrder } from "../workers.js";
-import { buildFamily, familyHogIds, orthoXmlTaxonNames, type FamilyBuild } from "./hogs.js";
+import { nodeIdIndex, nodeLevel } from "./hog-columns.js";
+import { buildFamily, orthoXmlTaxonNames, type FamilyBuild } from "./hogs.js";
 import type { ProteinTable } from "./proteins.js";
 import type { TaxonomyBuild } from "./taxonomy.js";
 
@@ -44,7 +45,7 @@ export async function readHogFamilies(
   const families = read ?? (await familiesHere(file, hogPrefix, taxonomy, proteins, problems));
   const hogIds = new BigMap<string, number>();
   for (const f of families) {
-    for (const id of familyHogIds(f)) {
+    for (const id of f.tree.ids) {
       const other = hogIds.get(id);
       if (other !== undefined) problems.report(file, 0, `HOG id ${id} is used by two families (${families[other - 1].rootId}, ${f.rootId})`);
       hogIds.set(id, f.index);
@@ -207,25 +208,32 @@ async function familiesOnWorkers(file: string, prefix: string, taxonomy: Taxonom
   return clean && quiet.count === 0 && quiet.warnings.length === 0 ? families : undefined;
 }
 
-/** Per entry - 1: family index (0 = none), own HOG id ("" = none), lineage levels the family spans. */
+/**
+ * Per entry - 1: family index (0 = none), own HOG id (its index in the family's `tree.ids`;
+ * a number rather than the id, which a million proteins would hold 40 MB of copies of once
+ * the derived release is read back: `ownHogId` gives it), lineage levels the family spans.
+ */
 export interface FamilyPlaces {
   family: Int32Array;
-  hog: string[];
+  hogId: Int32Array;
   hogLevelCount: Int32Array;
 }
 
+/** The own HOG id of entry i + 1 ("" when it is in no family). */
+export const ownHogId = (b: FamilyPlaces & Pick<HogFamilies, "families">, i: number): string => (b.family[i] ? b.families[b.family[i] - 1].tree.ids[b.hogId[i]] : "");
+
 export function familyPlaces(families: FamilyBuild[], taxonomy: TaxonomyBuild, proteins: ProteinTable): FamilyPlaces {
   const family = new Int32Array(proteins.count);
-  const hog = new Array<string>(proteins.count).fill("");
+  const hogId = new Int32Array(proteins.count);
   const hogLevelCount = new Int32Array(proteins.count);
   for (const f of families) {
-    const rootLevel = f.nodes[0].level;
+    const rootLevel = nodeLevel(f.tree, 0);
     f.members.forEach((entry, i) => {
       family[entry - 1] = f.index;
-      hog[entry - 1] = f.nodes[f.memberNode[i]].id;
+      hogId[entry - 1] = nodeIdIndex(f.tree, f.memberNode[i]);
       const up = lineage(taxonomy, taxonomy.genomeLevels[proteins.genome[entry - 1]]);
       hogLevelCount[entry - 1] = up.indexOf(rootLevel) + 1;
     });
   }
-  return { family, hog, hogLevelCount };
+  return { family, hogId, hogLevelCount };
 }

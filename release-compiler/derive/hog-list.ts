@@ -1,5 +1,6 @@
 import type { HogListRow, Taxonomy } from "../../release-format/format.js";
 import { familyLevelHogs } from "../../release-format/hog-levels.js";
+import { hogNodes } from "./hog-columns.js";
 import type { FamilyBuild } from "./hogs.js";
 
 /** The HOG list table's rows, and where the root HOGs and each level's HOGs stand in it (`[first row, rows]`). */
@@ -24,12 +25,13 @@ export function hogListRows(
   const byLevel: HogListRow[][] = taxonomy.names.map(() => []);
   for (const f of families) {
     const description = descriptions[f.index - 1];
-    const familyTop = f.nodes[0].levels[0];
+    const nodes = hogNodes(f.tree);
+    const familyTop = nodes[0].levels[0];
     const idTop = new Map<string, number>();
-    for (const n of f.nodes) if (n.id && !idTop.has(n.id)) idTop.set(n.id, n.levels[0]);
-    const root = f.nodes[0];
+    for (const n of nodes) if (n.id && !idTop.has(n.id)) idTop.set(n.id, n.levels[0]);
+    const root = nodes[0];
     rows.push([f.rootId, f.rootHog, description, root.completeness, root.hi - root.lo, familyTop, familyTop]);
-    for (const h of familyLevelHogs(f.nodes, f.members.map(speciesLevelOf), taxonomy)) {
+    for (const h of familyLevelHogs(nodes, f.members.map(speciesLevelOf), taxonomy)) {
       byLevel[h.level].push([h.id, f.rootHog, description, h.completeness, h.genes, idTop.get(h.id)!, familyTop]);
     }
   }

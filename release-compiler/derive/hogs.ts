@@ -2,6 +2,7 @@ import { DUPLICATION, SPECIATION, type HogNode } from "../../release-format/form
 import { isAncestorOrSelf, mrcaLevel } from "../../release-format/taxonomy.js";
 import type { HogXmlGroup, HogXmlNode, OrthoXmlTaxon } from "../inputs.js";
 import type { Problems } from "../problems.js";
+import { hogTree, type HogTree } from "./hog-columns.js";
 import { ownString } from "./strings.js";
 import type { TaxonomyBuild } from "./taxonomy.js";
 
@@ -11,11 +12,12 @@ export interface FamilyBuild {
   index: number;
   rootId: string;
   rootHog: number;
-  nodes: HogNode[];
-  /** Entry numbers in tree order; node i covers members[nodes[i].lo, nodes[i].hi). */
+  /** Its nodes in preorder, as columns (hog-columns.ts). */
+  tree: HogTree;
+  /** Entry numbers in tree order; node i covers members[lo, hi) of its `nodeMembers`. */
   members: number[];
   /** For each member, the index of its deepest speciation node (its own HOG). */
-  memberNode: number[];
+  memberNode: ArrayLike<number>;
 }
 
 /** What HOG derivation needs to know about the proteins and the taxonomy. */
@@ -32,15 +34,6 @@ interface HogContext {
   file: string;
   problems: Problems;
 }
-
-/**
- * The levels of a node on one level, and of a duplication (none): one array each, shared by
- * every node alike and never modified. Most nodes stand on one level (86% at a million
- * proteins, of 1.06 M nodes), and an array of their own cost each ~56 bytes of derive's heap.
- */
-const NO_LEVELS: number[] = Object.freeze([]) as unknown as number[];
-const SINGLE_LEVELS: number[][] = [];
-const singleLevel = (level: number): number[] => (SINGLE_LEVELS[level + 1] ??= Object.freeze([level]) as unknown as number[]);
 
 const GIVEN_ID = /^HOG:([A-Z]*)(\d+)((?:\.\d+[a-z]+)*)(?:_.*)?$/;
 
@@ -151,7 +144,7 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
       );
     }
     const skipped = aboveLevel >= 0 && level >= 0 && !withinSpecies ? skippedLevels(level, aboveLevel) : [];
-    const levels = skipped.length ? [...skipped, level] : singleLevel(level);
+    const levels = [...skipped, level];
     nodes.push({ kind: SPECIATION, parent, lo: members.length, hi: -1, id: id === rootId ? rootId : ownString(id), level, levels, completeness: completeness ?? -1 });
     return nodes.length - 1;
   };
@@ -230,7 +223,7 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
     copyPrefix: string,
   ): void => {
     const self = nodes.length;
-    nodes.push({ kind: DUPLICATION, parent, lo: members.length, hi: -1, id: "", level: -1, levels: NO_LEVELS, completeness: -1 });
+    nodes.push({ kind: DUPLICATION, parent, lo: members.length, hi: -1, id: "", level: -1, levels: [], completeness: -1 });
     // Directly nested paralogGroups are one duplication event with all their copies.
     const copies: HogXmlNode[] = [];
     const flatten = (n: HogXmlNode): void => {
@@ -278,7 +271,7 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
     return undefined;
   }
   fillCompleteness(nodes, members, ctx);
-  return { index, rootId, rootHog, nodes, members, memberNode };
+  return { index, rootId, rootHog, tree: hogTree(nodes), members, memberNode: Int32Array.from(memberNode) };
 }
 
 /** CompletenessScore where the input has none: the fraction of the level's genomes with a member. */
@@ -297,9 +290,4 @@ function fillCompleteness(nodes: HogNode[], members: number[], ctx: HogContext):
     const present = new Set(members.slice(node.lo, node.hi).map(ctx.genomeOf));
     node.completeness = Math.round((present.size / Math.max(1, countGenomes(node.level))) * 1e4) / 1e4;
   }
-}
-
-/** Distinct HOG ids of a family (root and sub-HOGs), in tree order. */
-export function familyHogIds(family: FamilyBuild): Set<string> {
-  return new Set(family.nodes.filter((n) => n.kind === SPECIATION).map((n) => n.id));
 }

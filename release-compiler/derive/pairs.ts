@@ -1,4 +1,5 @@
-import { DUPLICATION, HOMEOLOG, REL_TYPES, SPECIATION, type RelType } from "../../release-format/format.js";
+import { DUPLICATION, HOMEOLOG, REL_TYPES, SPECIATION, type HogNode, type RelType } from "../../release-format/format.js";
+import { hogNodes } from "./hog-columns.js";
 import type { FamilyBuild } from "./hogs.js";
 
 export type OrthologType = "1:1" | "1:n" | "m:1" | "m:n";
@@ -44,13 +45,14 @@ export function forEachFamilyPair(
   });
   const width = columnOf.size;
   const counts = new Int32Array(members.length * width);
+  const nodes = hogNodes(family.tree);
 
-  forEachNodePair(family, genome, subgenomeOf, (kind, x, y) => {
+  forEachNodePair(nodes, members, genome, subgenomeOf, (kind, x, y) => {
     if (kind !== ORTHOLOGS) return;
     counts[x * width + column[y]]++;
     counts[y * width + column[x]]++;
   });
-  forEachNodePair(family, genome, subgenomeOf, (kind, x, y) => {
+  forEachNodePair(nodes, members, genome, subgenomeOf, (kind, x, y) => {
     const a = members[x] < members[y] ? x : y;
     const b = a === x ? y : x;
     if (kind === ORTHOLOGS) {
@@ -78,19 +80,19 @@ const HOMEOLOGS = 2;
  * are its children's ranges, then each place no child covers (a gene attached directly).
  */
 function forEachNodePair(
-  family: FamilyBuild,
+  nodes: readonly HogNode[],
+  members: readonly number[],
   genome: Int32Array,
   subgenomeOf: (entry: number) => string,
   visit: (kind: number, x: number, y: number) => void,
 ): void {
-  const { nodes, members } = family;
   const children = nodes.map(() => [] as number[]);
   nodes.forEach((n, i) => n.parent >= 0 && children[n.parent].push(i));
   const covered = new Uint8Array(members.length);
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i];
     const speciation = node.kind === SPECIATION;
-    if (!speciation && !(node.kind === DUPLICATION && oneGenome(genome, node.lo, node.hi) && noSpeciationAboveSpecies(family, i, children))) continue;
+    if (!speciation && !(node.kind === DUPLICATION && oneGenome(genome, node.lo, node.hi) && noSpeciationAboveSpecies(nodes, i, children))) continue;
     // The parts as ranges of places: [from[k], to[k]).
     const from: number[] = [];
     const to: number[] = [];
@@ -131,11 +133,11 @@ function oneGenome(genome: Int32Array, lo: number, hi: number): boolean {
 }
 
 /** True when every speciation node below node i is at a species level (no lineage split below it). */
-function noSpeciationAboveSpecies(family: FamilyBuild, i: number, children: number[][]): boolean {
+function noSpeciationAboveSpecies(nodes: readonly HogNode[], i: number, children: number[][]): boolean {
   const stack = [...children[i]];
   while (stack.length) {
     const c = stack.pop()!;
-    const n = family.nodes[c];
+    const n = nodes[c];
     if (n.kind === SPECIATION && n.levels.length > 1) return false;
     stack.push(...children[c]);
   }

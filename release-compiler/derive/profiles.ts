@@ -1,4 +1,5 @@
 import type { FamilyProfile } from "../../release-format/format.js";
+import { rootIdLevels } from "./hog-columns.js";
 import type { FamilyBuild } from "./hogs.js";
 import { runTasksInOrder } from "../workers.js";
 
@@ -28,7 +29,7 @@ export async function similarProfiles(families: FamilyBuild[], genomeOf: (entry:
   });
   const profiles = [...byKey.values()].map((members) => ({ families: members, genomes: sets[members[0]] }));
   const index = profileIndex(profiles.map((p) => p.genomes));
-  const rootLevels = families.map((f) => f.nodes.filter((n) => n.id === f.rootId).flatMap((n) => n.levels));
+  const rootLevels = families.map((f) => rootIdLevels(f.tree));
   const out = new Array<FamilyProfile>(families.length);
   let next = 0;
   const take = ({ counts, others, scores }: ScoredProfiles) => {

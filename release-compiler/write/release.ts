@@ -40,11 +40,12 @@ import { entryIdPairs } from "../derive/entry-ids.js";
 import { familyGoRow } from "../derive/family-go.js";
 import { countGenes, genomeDetail } from "../derive/genomes.js";
 import { groupsByFingerprint } from "../derive/groups.js";
-import type { FamilyPlaces, HogFamilies } from "../derive/hog-families.js";
+import { ownHogId, type FamilyPlaces, type HogFamilies } from "../derive/hog-families.js";
+import { hogNodes, nodeCount } from "../derive/hog-columns.js";
 import type { FamilyBuild } from "../derive/hogs.js";
 import { openGeneTrees, type GeneTreeStore } from "../derive/orthofinder/gene-trees.js";
 import { familyHogCards } from "../derive/hog-cards.js";
-import { hogIdsOf, isPrefixId } from "../../release-format/hog-tree.js";
+import { isPrefixId } from "../../release-format/hog-tree.js";
 import { rowChunkCovering, rowChunkIndex } from "../../release-format/directory.js";
 import { hogListRows } from "../derive/hog-list.js";
 import { similarProfiles } from "../derive/profiles.js";
@@ -185,7 +186,7 @@ const summaryOf = (b: ReleaseBuild) => (entry: number): ProteinSummary => {
     md5: md5Of(p, i),
     length: p.length[i],
     group: b.group[i],
-    hog: b.hog[i],
+    hog: ownHogId(b, i),
     chromosome: p.chromosome[i],
     locus: locusOf(p, i),
     isMain: p.isMain[i],
@@ -250,7 +251,7 @@ export async function writeProteinTables(
       row.rootHog = b.family[i] ? b.families[b.family[i] - 1].rootHog : 0;
       row.hogLevelCount = b.hogLevelCount[i];
       row.isoforms = p.isoforms[i] ?? [];
-      const cards = cardRows.get(b.hog[i]);
+      const cards = cardRows.get(ownHogId(b, i));
       if (cards) row.hogCards = cards;
       row.exons = exonPairs(exons.get(i + 1));
       row.description = p.description[i];
@@ -278,7 +279,7 @@ function firstMembers(families: FamilyBuild[]): number[] {
 
 /** A family's row (FamilyRow): `members` its summaries when the row holds them, else null. */
 function familyRow(f: FamilyBuild, description: string, firstMember: number, members: ProteinSummary[] | null): FamilyRow {
-  return { family: f.index, rootId: f.rootId, rootHog: f.rootHog, description, nodes: f.nodes, entries: f.members, members, firstMember };
+  return { family: f.index, rootId: f.rootId, rootHog: f.rootHog, description, nodes: hogNodes(f.tree), entries: f.members, members, firstMember };
 }
 
 /** The tables of a row per group, family or genome pair: what the relations give them (close groups, the pair directory) included. */
@@ -419,7 +420,7 @@ export function writeHogIndex({ b, packs, stage }: WriteContext, familyTables: {
 }
 
 /** Whether a family's HOG ids have cards: its tree has more than `hogCardsFromNodes` nodes. */
-const hasHogCards = (f: FamilyBuild) => f.nodes.length > LAYOUT.hogCardsFromNodes;
+const hasHogCards = (f: FamilyBuild) => nodeCount(f.tree) > LAYOUT.hogCardsFromNodes;
 
 /**
  * The rows of each carded HOG id's cards and of its family root's: the ids of each family with
@@ -431,7 +432,7 @@ function hogCardRows(families: FamilyBuild[]): BigMap<string, [number, number]> 
   for (const f of families) {
     if (!hasHogCards(f)) continue;
     const root = rows.size;
-    for (const id of hogIdsOf(f)) rows.set(id, [rows.size, root]);
+    for (const id of f.tree.ids) rows.set(id, [rows.size, root]);
   }
   return rows;
 }

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { hogTree } from "../../release-compiler/derive/hog-columns.js";
 import type { FamilyBuild } from "../../release-compiler/derive/hogs.js";
 import { deriveFamilyPairsInWorkers } from "../../release-compiler/derive/pair-workers.js";
 import { familyPairs } from "../../release-compiler/derive/pairs.js";
@@ -111,7 +112,7 @@ describe("relations spilled by genome", () => {
       { kind: SPECIATION, parent: 1, lo: 0, hi: 1, id: "HOG:1.1a", level: 1, levels: [1], completeness: 1 },
       { kind: SPECIATION, parent: 1, lo: 1, hi: 2, id: "HOG:1.1b", level: 1, levels: [1], completeness: 1 },
     ];
-    const family: FamilyBuild = { index: 1, rootId: "HOG:1", rootHog: 1, nodes, members: [3, 1, 5, 4], memberNode: [2, 3, 0, 0] };
+    const family: FamilyBuild = { index: 1, rootId: "HOG:1", rootHog: 1, tree: hogTree(nodes), members: [3, 1, 5, 4], memberNode: [2, 3, 0, 0] };
     const rowEngine = await engine();
     const stored = await deriveRelations(
       [family],
@@ -190,7 +191,7 @@ describe("family pairs on worker threads", () => {
       genomes,
       // Entry e is member e of the family, a gene of the species level speciesOf[e - 1].
       genome: Int32Array.from(speciesOf, (level) => taxonomy.genomes[level]),
-      family: { index: k + 1, rootId: family.rootId, rootHog: k + 1, nodes: family.nodes, members: family.entries, memberNode: [] } as FamilyBuild,
+      family: { index: k + 1, rootId: family.rootId, rootHog: k + 1, tree: hogTree(family.nodes), members: family.entries, memberNode: [] },
     }));
     // The synthetic families number their entries alike: one family per run, each on its own.
     for (const { family, genomes, genome } of built) {

@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { hogNodes, hogTree, nodeCount, nodeId, nodeLevel, nodeLevels, nodeMembers, rootIdLevels } from "../../release-compiler/derive/hog-columns.js";
 import { buildFamily, copyLetter, normaliseHogId, orthoXmlTaxonNames, type FamilyBuild } from "../../release-compiler/derive/hogs.js";
 import { familyPairs } from "../../release-compiler/derive/pairs.js";
 import { buildTaxonomy, type TaxonomyBuild } from "../../release-compiler/derive/taxonomy.js";
@@ -14,7 +15,7 @@ import type { TreeNode } from "../../release-compiler/inputs.js";
 import { Problems } from "../../release-compiler/problems.js";
 import { readNewick } from "../../release-compiler/readers/newick.js";
 import { readOrthoXml } from "../../release-compiler/readers/orthoxml.js";
-import { DUPLICATION, SPECIATION } from "../../release-format/format.js";
+import { DUPLICATION, SPECIATION, type HogNode } from "../../release-format/format.js";
 import { hasSharedData, SHARED_DATA, warnWithoutSharedData } from "../shared-data.js";
 
 warnWithoutSharedData("the HOG fixture tests");
@@ -74,9 +75,11 @@ async function derive(name: string, prefix = "", folder = FIXTURES): Promise<Der
   return { families, taxonomy, problems, protein, genomeOf: (e) => genome[e - 1], level: (n) => taxonomy.byName.get(n)! };
 }
 
+const nodesOf = (f: FamilyBuild) => hogNodes(f.tree);
+
 /** HOG ids with their level names, in tree order. */
 const hogs = (d: Derived, f: FamilyBuild) =>
-  f.nodes.filter((n) => n.kind === SPECIATION).map((n) => [n.id, n.levels.map((l) => d.taxonomy.names[l])]);
+  nodesOf(f).filter((n) => n.kind === SPECIATION).map((n) => [n.id, n.levels.map((l) => d.taxonomy.names[l])]);
 
 describe("HOG ids", () => {
   it("drops the taxon suffix and carries the release letters", () => {
@@ -92,6 +95,36 @@ describe("HOG ids", () => {
   });
 });
 
+describe("a family's tree as columns", () => {
+  // An id on two nodes (a chain of speciations), skipped levels, a duplication, an unplaced level, a score that is not an integer.
+  const nodes: HogNode[] = [
+    { kind: SPECIATION, parent: -1, lo: 0, hi: 5, id: "HOG:E0000007", level: 0, levels: [0], completeness: 1 },
+    { kind: SPECIATION, parent: 0, lo: 0, hi: 4, id: "HOG:E0000007", level: 3, levels: [1, 2, 3], completeness: 0.3333 },
+    { kind: DUPLICATION, parent: 1, lo: 0, hi: 3, id: "", level: -1, levels: [], completeness: -1 },
+    { kind: SPECIATION, parent: 2, lo: 0, hi: 2, id: "HOG:E0000007.1a", level: 4, levels: [4], completeness: 0.125 },
+    { kind: SPECIATION, parent: 2, lo: 2, hi: 3, id: "HOG:E0000007.1b", level: -1, levels: [-1], completeness: -1 },
+  ];
+
+  it("give back the nodes field for field, in HogNode's order (a family row is encoded from them)", () => {
+    const tree = hogTree(nodes);
+    const back = hogNodes(tree);
+    expect(back).toEqual(nodes);
+    expect(back.map((n) => Object.keys(n))).toEqual(nodes.map((n) => Object.keys(n)));
+    expect(nodeCount(tree)).toBe(5);
+    expect([0, 1, 2, 3, 4].map((i) => [nodeId(tree, i), nodeLevel(tree, i), [...nodeLevels(tree, i)], nodeMembers(tree, i)])).toEqual(
+      nodes.map((n) => [n.id, n.level, n.levels, [n.lo, n.hi]]),
+    );
+  });
+
+  it("hold each HOG id once, in the order of its first node, and the root id's levels over its nodes", () => {
+    const tree = hogTree(nodes);
+    expect(tree.ids).toEqual(["HOG:E0000007", "HOG:E0000007.1a", "HOG:E0000007.1b"]);
+    expect(rootIdLevels(tree)).toEqual([0, 1, 2, 3]);
+    // What the serializer carries to worker threads and into the derived release: the same tree.
+    expect(hogNodes(structuredClone(tree))).toEqual(nodes);
+  });
+});
+
 describe.skipIf(!hasSharedData)("hog-fixtures", () => {
   it("adds the levels a group skips below its parent (shared_missing_level)", async () => {
     const d = await derive("shared_missing_level");
@@ -100,7 +133,7 @@ describe.skipIf(!hasSharedData)("hog-fixtures", () => {
     // Ids that are not HOG ids are replaced by generated ones.
     expect(hogs(d, d.families[0])).toEqual([["HOG:0000001", ["Family"]]]);
     expect(d.families[0].members).toHaveLength(6);
-    expect(d.families[0].nodes[0].completeness).toBe(1);
+    expect(nodesOf(d.families[0])[0].completeness).toBe(1);
   });
 
   it("reports a group whose level lies above its parent's, with its line (inverted_level)", async () => {
@@ -137,7 +170,7 @@ describe.skipIf(!hasSharedData)("hog-fixtures", () => {
       ["HOG:E0000001", ["Pitta_sordida-Sapayoa_aenigma"]],
       ...["1a", "1b", "2a", "2b", "2c"].map((s, i) => [`HOG:E0000001.${s}`, [species[d.genomeOf(f.members[i])]]]),
     ]);
-    expect(f.nodes.filter((n) => n.kind === DUPLICATION)).toHaveLength(2);
+    expect(nodesOf(f).filter((n) => n.kind === DUPLICATION)).toHaveLength(2);
     // Copies of one species after a duplication are close paralogs; across species, orthologs.
     const pairs = familyPairs(f, d.genomeOf);
     expect(pairs.filter((p) => p.relType === "close paralog").length).toBeGreaterThan(0);
@@ -151,7 +184,7 @@ describe.skipIf(!hasSharedData)("hog-fixtures", () => {
     expect(ids.slice(0, 3)).toEqual(["HOG:0000001", "HOG:0000001.1a", "HOG:0000001.1b"]);
     // Every (id, level) names one node at most.
     const seen = new Set<string>();
-    for (const n of d.families[0].nodes.filter((x) => x.kind === SPECIATION)) {
+    for (const n of nodesOf(d.families[0]).filter((x) => x.kind === SPECIATION)) {
       for (const l of n.levels) {
         expect(seen.has(`${n.id}@${l}`)).toBe(false);
         seen.add(`${n.id}@${l}`);
@@ -191,7 +224,7 @@ describe.skipIf(!hasSharedData)("hog-fixtures", () => {
     expect(ids.has("HOG:0001687")).toBe(true);
     expect(ids.has("HOG:0001687.1c")).toBe(true);
     for (const f of d.families) {
-      for (const n of f.nodes) if (n.kind === SPECIATION) expect(n.levels.every((l) => l >= 0)).toBe(true);
+      for (const n of nodesOf(f)) if (n.kind === SPECIATION) expect(n.levels.every((l) => l >= 0)).toBe(true);
     }
   });
 
@@ -202,8 +235,9 @@ describe.skipIf(!hasSharedData)("hog-fixtures", () => {
       expect(d.families.length, name).toBeGreaterThan(0);
       for (const f of d.families) {
         // Member ranges nest: every node's slice lies inside its parent's.
-        for (const n of f.nodes) {
-          if (n.parent >= 0) expect(n.lo >= f.nodes[n.parent].lo && n.hi <= f.nodes[n.parent].hi).toBe(true);
+        const nodes = nodesOf(f);
+        for (const n of nodes) {
+          if (n.parent >= 0) expect(n.lo >= nodes[n.parent].lo && n.hi <= nodes[n.parent].hi).toBe(true);
         }
       }
     }

@@ -6,12 +6,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../seeded-random.js";
-import type { FamilyProfile } from "../../release-format/format.js";
+import { SPECIATION, type FamilyProfile } from "../../release-format/format.js";
+import { hogNodes, hogTree } from "../../release-compiler/derive/hog-columns.js";
 import type { FamilyBuild } from "../../release-compiler/derive/hogs.js";
 import { similarProfiles } from "../../release-compiler/derive/profiles.js";
 
 // Small inputs run on worker threads all the same (workers.ts threadsAlways): the threads are what this test compares.
 process.env.ORTH_THREADS_ALWAYS = "1";
+
+/** The tree of a family of one node, its root HOG `id` on `level` over its `size` members. */
+const rootOnly = (id: string, level: number, size: number) => hogTree([{ kind: SPECIATION, parent: -1, lo: 0, hi: size, id, level, levels: [level], completeness: 1 }]);
 
 /** Families whose members sit in a few genomes each: entry e is in genome e % genomes. */
 function randomFamilies(count: number, genomes: number, seed: number): FamilyBuild[] {
@@ -25,14 +29,14 @@ function randomFamilies(count: number, genomes: number, seed: number): FamilyBui
       entry += genomes;
       return entry - (entry % genomes) + genome;
     });
-    return { index: i + 1, rootId: `HOG:${String(i + 1).padStart(7, "0")}`, rootHog: i + 1, nodes: [{ id: `HOG:${String(i + 1).padStart(7, "0")}`, levels: [`L${i % 3}`] }], members, memberNode: [] } as unknown as FamilyBuild;
+    return { index: i + 1, rootId: `HOG:${String(i + 1).padStart(7, "0")}`, rootHog: i + 1, tree: rootOnly(`HOG:${String(i + 1).padStart(7, "0")}`, i % 3, size), members, memberNode: [] };
   });
 }
 
 /** The definition, all against all. */
 function allAgainstAll(families: FamilyBuild[], genomeOf: (entry: number) => number): FamilyProfile[] {
   const sets = families.map((f) => [...new Set(f.members.map(genomeOf))].sort((x, y) => x - y));
-  const rootLevels = families.map((f) => f.nodes.filter((n) => n.id === f.rootId).flatMap((n) => n.levels));
+  const rootLevels = families.map((f) => hogNodes(f.tree).filter((n) => n.id === f.rootId).flatMap((n) => n.levels));
   return families.map((_, index) => {
     const own = new Set(sets[index]);
     const scores = sets
@@ -66,7 +70,7 @@ describe("similar profiles", () => {
   });
 
   it("list nothing for a family that shares no genome, and never the family itself", async () => {
-    const families = [[0, 1], [2], [0]].map((genomes, i) => ({ index: i + 1, rootId: `H${i}`, rootHog: i + 1, nodes: [{ id: `H${i}`, levels: ["root"] }], members: genomes, memberNode: [] }) as unknown as FamilyBuild);
+    const families = [[0, 1], [2], [0]].map((genomes, i) => ({ index: i + 1, rootId: `H${i}`, rootHog: i + 1, tree: rootOnly(`H${i}`, 0, genomes.length), members: genomes, memberNode: [] }));
     const found = await similarProfiles(families, (e) => e);
     expect(found.map((p) => p.similar.map((s) => [s[0], s[2]]))).toEqual([[[3, 0.5]], [], [[1, 0.5]]]);
   });

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileRelease } from "../../release-compiler/compile.js";
+import { hogTree } from "../../release-compiler/derive/hog-columns.js";
 import { familyPairs } from "../../release-compiler/derive/pairs.js";
 import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
 import { folderFiles } from "../../release-compiler/local/r2-loader.js";
@@ -71,7 +72,7 @@ describe("a simulated release against its truth", () => {
     const genomeOf = (e: number) => release.manifest.genomes.findIndex((g) => e >= g.firstEntry && e < g.firstEntry + g.nrEntries);
     const derived = new Map<string, string>();
     for (const family of await release.rows(release.manifest.tables.families)) {
-      const build = { ...family, index: family.family, members: family.entries, memberNode: [] };
+      const build = { ...family, index: family.family, tree: hogTree(family.nodes), members: family.entries, memberNode: [] };
       for (const p of familyPairs(build, genomeOf)) derived.set(`${idOf(p.entry1)}\t${idOf(p.entry2)}`, p.relType);
     }
     const orthologs = tsv(join(input, "truth/orthologs.tsv"));

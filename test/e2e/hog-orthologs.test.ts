@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { hogTree } from "../../release-compiler/derive/hog-columns.js";
 import { familyPairs } from "../../release-compiler/derive/pairs.js";
 import type { FamilyRow, Manifest } from "../../release-format/format.js";
 import { hogOrthologs } from "../../src/release/hog-orthologs.js";
@@ -29,7 +30,7 @@ describe.each(["sim", ...(hasSharedData ? ["primates", "bacteria3"] : [])])("HOG
     let pairs = 0;
     const types = new Set<string>();
     for (const family of rows) {
-      const build = { ...family, index: family.family, members: family.entries, memberNode: [] };
+      const build = { ...family, index: family.family, tree: hogTree(family.nodes), members: family.entries, memberNode: [] };
       // Expected partners of each member, with the type from its side.
       const expected = new Map<number, Array<[number, string]>>();
       const add = (a: number, b: number, type: string) => expected.set(a, [...(expected.get(a) ?? []), [b, type]]);

@@ -22,7 +22,8 @@ import type { Problems } from "../../problems.js";
 import { fileLabel } from "../../readers/lines.js";
 import { readHogTable, type HogTableKind } from "../../readers/orthofinder/hog-table.js";
 import type { HogFamilies } from "../hog-families.js";
-import { buildFamily, familyHogIds, type FamilyBuild } from "../hogs.js";
+import { hogNodes, nodeLevel } from "../hog-columns.js";
+import { buildFamily, type FamilyBuild } from "../hogs.js";
 import type { ProteinTable } from "../proteins.js";
 import type { OrthoFinderSpecies } from "./species.js";
 
@@ -208,7 +209,8 @@ export async function readOrthoFinderHogs(
     // Each row's node: the speciation node on the row's level spanning the row's genes, found by
     // counting genes in the order buildFamily takes them (preorder, paralogGroup copies in order).
     const nodeAt = new Map<string, number>();
-    family.nodes.forEach((n, i) => {
+    const nodes = hogNodes(family.tree);
+    nodes.forEach((n, i) => {
       if (n.kind === SPECIATION) nodeAt.set(`${n.lo}:${n.hi}:${n.level}`, i);
     });
     let genes = 0;
@@ -223,13 +225,13 @@ export async function readOrthoFinderHogs(
       if (!row) return;
       const at = nodeAt.get(`${lo}:${genes}:${row.level}`);
       if (at === undefined) throw new Error(`no node for ${row.name} in family ${family.index}`);
-      aliases.set(row.name, [family.index, family.nodes[at].id, row.level]);
+      aliases.set(row.name, [family.index, nodes[at].id, row.level]);
     };
     walk(xml);
-    if (!aliases.has(root.og)) aliases.set(root.og, [family.index, family.rootId, family.nodes[0].level]);
+    if (!aliases.has(root.og)) aliases.set(root.og, [family.index, family.rootId, nodeLevel(family.tree, 0)]);
   }
 
   const hogIds = new BigMap<string, number>();
-  for (const f of families) for (const id of familyHogIds(f)) hogIds.set(id, f.index);
+  for (const f of families) for (const id of f.tree.ids) hogIds.set(id, f.index);
   return { families, hogIds, aliases, orthogroupOf };
 }
