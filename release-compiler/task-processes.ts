@@ -35,9 +35,13 @@ export const TASK_OF_PARENT = "ORTH_COMPILE_TASK_OF_PARENT";
  * young-generation semi-spaces of 64 MB instead of 16. A writing task builds millions of rows
  * that live a few milliseconds beside a heap of gigabytes; with the default, scavenges took a
  * third of its time (1M proteins, protein tables: 781 scavenges, 9.8 s; with 64 MB 232, 5.0 s;
- * the task 28.3 / 25.5 s → 20.7 / 22.4 s, for ~100 MB more resident).
+ * the task 28.3 / 25.5 s → 20.7 / 22.4 s, for ~100 MB more resident). And an old generation
+ * that grows to twice what the last full collection kept, not V8's up to four times: derive
+ * turns over gigabytes of strings (each genome's sequences and cDNA, come from its worker and
+ * written out), and let grow its heap reached 1.3 GB where 0.36 GB was live (1M proteins:
+ * derive's peak 2,078–2,120 → 1,687 MB, its time 79–80 → 81 s).
  */
-export const COMPILER_NODE_FLAGS = ["--max-semi-space-size=64"];
+export const COMPILER_NODE_FLAGS = ["--max-semi-space-size=64", "--heap-growing-percent=100"];
 
 /** Lines of a failed child's output kept for the error. */
 const TAIL_LINES = 40;
