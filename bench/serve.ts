@@ -44,6 +44,7 @@ import {
   kib,
   mean,
   ms,
+  openStorageServices,
   orthidOf,
   quantile,
   runLoad,
@@ -511,6 +512,9 @@ export async function serveBenchmark(log: (line: string) => void, options: Serve
     let floor: Served | undefined;
     try {
       floor = await startFloor();
+      // Both sides' storage as the edge has it, running (the floor's bucket was opened loading its bodies).
+      await openStorageServices(ours);
+      await openStorageServices(floor);
       const sides = [
         async () => (await coldPass(ours.origin, mix, byFamily, connections)).forEach((s) => familyOf(s).cold.push(s)),
         async () => (await coldPass(floor!.origin, mix, byFamily, connections)).forEach((s) => familyOf(s).floorCold.push(s)),
@@ -623,7 +627,7 @@ export async function serveBenchmark(log: (line: string) => void, options: Serve
   return [
     `Release: \`npm run simulate -- --genomes ${SERVE_RELEASE.genomes} --families ${SERVE_RELEASE.families} --seed ${SERVE_RELEASE.seed}\`, compiled: ${manifest.counts.proteins.toLocaleString("en")} proteins in ${manifest.genomes.length} genomes (${manifest.genomes.filter((g) => g.nrEntries >= 5000).length} of them over 5,000), ${manifest.counts.groups.toLocaleString("en")} groups, ${manifest.counts.hogs.toLocaleString("en")} HOGs. The mix: ${mix.length} requests in ${byFamily.size} endpoint families, targets drawn with seed ${seed} from the release files. Load: ${connections} keep-alive connections on loopback (node:http), the load generator on the same 2 cores as workerd.`,
     "",
-    `- **Cold**: ${coldRuns} fresh Miniflare instances (new isolate: empty isolate cache, empty Cache API), each running the mix once, family after family, each family's requests over all connections; a family may find chunks an earlier family read. **Warm**: the last instance, each family's requests cycled for ${familyMs / 1000} s after one unmeasured pass; then the whole mix cycled for ${mixMs / 1000} s in all.`,
+    `- **Cold**: ${coldRuns} fresh Miniflare instances (new isolate: empty isolate cache, empty Cache API; its R2 bucket and Cache API store opened from outside first, as the floor's bucket is by loading its bodies: Miniflare opens each at its first use, ~6–7 ms that the edge's running services do not cost; bench/load.ts \`openStorageServices\`), each running the mix once, family after family, each family's requests over all connections; a family may find chunks an earlier family read. **Warm**: the last instance, each family's requests cycled for ${familyMs / 1000} s after one unmeasured pass; then the whole mix cycled for ${mixMs / 1000} s in all.`,
     `- **Floor**: a one-line worker on Miniflare answering each request of the mix with its body pre-rendered by our worker, stored in R2 under one key per request (one R2 read each), measured the same way in the same run, side by side with ours: a fresh floor beside each fresh instance of ours, the two measured in turn (family by family, the whole mix in four alternating slices), so both meet the same load of this shared machine.`,
     `- **CPU**: workerd does not report CPU time, so the same worker code (\`createApp\` of \`src/app.ts\`) runs in this Node process with the release folder as its storage, one request at a time, \`process.cpuUsage()\` around each (body read included), ${cpuRounds} rounds; cold = the isolate's chunk cache emptied before the request (manifest and header kept open), warm = the same request again at once. The mix reads ${kib(workingSet)} of packs (the byte ranges its requests read, each byte once, the header left out; the isolate cache holds ${kib(MAX_CACHED_BYTES)} of decoded chunks, up to ~15 times their encoded size).`,
     "",
