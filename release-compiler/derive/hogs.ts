@@ -14,7 +14,7 @@ export interface FamilyBuild {
   rootHog: number;
   /** Its nodes in preorder, as columns (hog-columns.ts). */
   tree: HogTree;
-  /** Entry numbers in tree order; node i covers members[lo, hi) of its `nodeMembers`. */
+  /** Entry numbers in tree order; node i covers members[lo, hi), where [lo, hi) is nodeMembers(tree, i). */
   members: number[];
   /** For each member, the index of its deepest speciation node (its own HOG). */
   memberNode: ArrayLike<number>;
