@@ -39,7 +39,7 @@ export const TASK_OF_PARENT = "ORTH_COMPILE_TASK_OF_PARENT";
  * that grows to twice what the last full collection kept, not V8's up to four times: derive
  * turns over gigabytes of strings (each genome's sequences and cDNA, come from its worker and
  * written out), and let grow its heap reached 1.3 GB where 0.36 GB was live (1M proteins:
- * derive's peak 2,078–2,120 → 1,687 MB, its time 79–80 → 81 s).
+ * derive's peak 2,049–2,120 → 1,687 MB, its stages 79 → 81 s).
  */
 export const COMPILER_NODE_FLAGS = ["--max-semi-space-size=64", "--heap-growing-percent=100"];
 
