@@ -251,3 +251,10 @@ export function hostTasks(): void {
     parentPort!.postMessage({ id, result: answer.result }, answer.transfer);
   });
 }
+
+/** A copy of `values` in shared memory: worker threads posted it read it in place rather than each a copy. */
+export function sharedInt32(values: ArrayLike<number>): Int32Array {
+  const shared = new Int32Array(new SharedArrayBuffer(values.length * Int32Array.BYTES_PER_ELEMENT));
+  shared.set(values);
+  return shared;
+}

@@ -8,12 +8,13 @@
  * warning: a run the workers cannot read cleanly, or a protein in two runs' families, and the
  * file is read again on this thread, so that problems are reported as one reading gives them.
  */
-import { BigMap, type BigMapData } from "../collections.js";
+import { BigMap } from "../collections.js";
+import { geneEntries, geneEntriesFrom, type GeneEntries, type GeneEntriesData } from "./gene-entries.js";
 import { Problems } from "../problems.js";
 import { lineage } from "../../release-format/taxonomy.js";
 import { parseOrthoXmlRun, readOrthoXml, type KnownHeader, type OrthoXmlHeader } from "../readers/orthoxml.js";
 import { groupRuns } from "../readers/orthoxml-runs.js";
-import { runTasksInOrder } from "../workers.js";
+import { runTasksInOrder, sharedInt32 } from "../workers.js";
 import { nodeIdIndex, nodeLevel } from "./hog-columns.js";
 import { buildFamily, orthoXmlTaxonNames, type FamilyBuild } from "./hogs.js";
 import type { ProteinTable } from "./proteins.js";
@@ -57,21 +58,22 @@ export async function readHogFamilies(
 
 /** The genes of the header mapped to entries (a protein not in the proteomes is a problem), and its taxon names. */
 function headerGenes(header: OrthoXmlHeader, file: string, proteins: ProteinTable, problems: Problems) {
-  const entryOfGene = new BigMap<string, number>();
+  const genes: Array<[string, number]> = [];
   for (const sp of header.species) {
     for (const gene of sp.genes) {
       const entry = proteins.byInputId.get(gene.protId);
       if (entry === undefined) problems.report(file, gene.line, `protein ${gene.protId} of the HOGs is not in the proteomes`);
-      else entryOfGene.set(gene.id, entry);
+      else genes.push([gene.id, entry]);
     }
   }
-  return { entryOfGene, taxonNames: orthoXmlTaxonNames(header.taxonomy) };
+  const { entries, data } = geneEntries(genes);
+  return { entryOfGene: entries, entryOfGeneData: data, taxonNames: orthoXmlTaxonNames(header.taxonomy) };
 }
 
 /** One reading on this thread, reporting every problem as it comes. */
 async function familiesHere(file: string, hogPrefix: string, taxonomy: TaxonomyBuild, proteins: ProteinTable, problems: Problems): Promise<FamilyBuild[]> {
   const families: FamilyBuild[] = [];
-  let genes = { entryOfGene: new BigMap<string, number>(), taxonNames: new Map<string, string>() };
+  let genes: { entryOfGene: GeneEntries; taxonNames: Map<string, string> } = { entryOfGene: new BigMap<string, number>(), taxonNames: new Map<string, string>() };
   // The index of the family each protein is in (0 = none yet), by entry - 1.
   const inFamily = new Int32Array(proteins.count);
   await readOrthoXml(
@@ -108,10 +110,10 @@ export interface HogRunContext {
   file: string;
   prefix: string;
   taxonomy: TaxonomyBuild;
-  /** Genome index of entry - 1. */
-  genome: number[];
-  /** A BigMap as posted to a worker (BigMap.from takes it back). */
-  entryOfGene: BigMapData<string, number>;
+  /** Genome index of entry - 1 (in shared memory: the threads read it in place). */
+  genome: Int32Array;
+  /** The header's gene entries as posted to a worker (geneEntriesFrom takes them back). */
+  entryOfGene: GeneEntriesData;
   taxonNames: Map<string, string>;
   taxa: Set<string>;
   externalTaxonomy: boolean;
@@ -128,7 +130,7 @@ export async function readHogRun(context: HogRunContext, task: HogRunTask): Prom
   const problems = new Problems();
   const families: FamilyBuild[] = [];
   // Every gene of a clean header has an entry: its map is the header's gene ids.
-  const entryOfGene = BigMap.from(context.entryOfGene);
+  const entryOfGene = geneEntriesFrom(context.entryOfGene);
   const known: KnownHeader = { genes: entryOfGene, taxa: context.taxa, externalTaxonomy: context.externalTaxonomy };
   const ctx = {
     taxonomy: context.taxonomy,
@@ -167,11 +169,11 @@ async function familiesOnWorkers(file: string, prefix: string, taxonomy: Taxonom
     },
     async (rest) => {
       if (!header || quiet.count > 0 || quiet.warnings.length > 0 || !header.rootName) return void (clean = false);
-      const { entryOfGene, taxonNames } = headerGenes(header, file, proteins, quiet);
+      const { entryOfGeneData, taxonNames } = headerGenes(header, file, proteins, quiet);
       if (quiet.count > 0) return void (clean = false);
       // A clean header's taxon ids are its names' keys (an id missing or given twice is a problem).
       const taxa = new Set(taxonNames.keys());
-      const context: HogRunContext = { file, prefix, taxonomy, genome: proteins.genome, entryOfGene: entryOfGene.data(), taxonNames, taxa, externalTaxonomy: header.externalTaxonomy ?? false };
+      const context: HogRunContext = { file, prefix, taxonomy, genome: sharedInt32(proteins.genome), entryOfGene: entryOfGeneData, taxonNames, taxa, externalTaxonomy: header.externalTaxonomy ?? false };
       const inFamily = new Uint8Array(proteins.count);
       const expected: number[] = [];
       let first = 1;
