@@ -48,7 +48,8 @@ export interface ProteomeRead extends Reported {
   accessions: string[];
   entryNames: string[];
   sequences: string[];
-  md5: string[];
+  /** Each record's sequence MD5, 16 bytes a record, in file order. */
+  md5: Uint8Array;
   descriptions: string[];
 }
 
@@ -85,9 +86,10 @@ export async function readGenomeFile(task: GenomeFileTask): Promise<GenomeFileRe
   const problems = new CountedProblems();
   if (task.kind === "proteome") {
     const read: ProteomeRead = {
-      kind: "proteome", missing: !existsSync(task.file), ids: [], lines: [], accessions: [], entryNames: [], sequences: [], md5: [], descriptions: [], ...problems.read,
+      kind: "proteome", missing: !existsSync(task.file), ids: [], lines: [], accessions: [], entryNames: [], sequences: [], md5: new Uint8Array(0), descriptions: [], ...problems.read,
     };
     if (read.missing) return read;
+    const digests: Buffer[] = [];
     for await (const rec of readFasta(task.file, problems, { keepStops: task.keepStops })) {
       // Owned copies: the reader's strings are slices of whole chunks of the file.
       read.ids.push(ownString(rec.id));
@@ -95,10 +97,11 @@ export async function readGenomeFile(task: GenomeFileTask): Promise<GenomeFileRe
       read.accessions.push(rec.uniprot ? ownString(rec.uniprot.accession) : "");
       read.entryNames.push(rec.uniprot ? ownString(rec.uniprot.entryName) : "");
       read.sequences.push(ownString(rec.sequence));
-      read.md5.push(createHash("md5").update(rec.sequence).digest("hex"));
+      digests.push(createHash("md5").update(rec.sequence).digest());
       read.descriptions.push(ownString(rec.description));
       problems.records++;
     }
+    read.md5 = Buffer.concat(digests);
     return read;
   }
   if (task.kind === "cdna") {

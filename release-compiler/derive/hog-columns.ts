@@ -65,7 +65,6 @@ export function hogTree(nodes: readonly HogNode[]): HogTree {
 }
 
 export const nodeCount = (t: HogTree): number => t.completeness.length;
-export const nodeKind = (t: HogTree, i: number): number => t.nodes[i * FIELDS + KIND];
 export const nodeLevel = (t: HogTree, i: number): number => t.nodes[i * FIELDS + LEVEL];
 /** Node i's members: positions `[lo, hi)` of its family's members. */
 export const nodeMembers = (t: HogTree, i: number): [number, number] => [t.nodes[i * FIELDS + LO], t.nodes[i * FIELDS + HI]];

@@ -129,7 +129,7 @@ export async function readProteomes(
       t.indexInGenome.push(n);
       kept.push(read.sequences[i]);
       t.length.push(read.sequences[i].length);
-      md5.write(read.md5[i], (n - 1) * MD5_BYTES, "hex");
+      md5.set(read.md5.subarray(i * MD5_BYTES, (i + 1) * MD5_BYTES), (n - 1) * MD5_BYTES);
       t.description.push(read.descriptions[i]);
       t.chromosome.push("");
       t.isoforms.push(undefined);
