@@ -11,6 +11,7 @@ import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync,
 import { availableParallelism, totalmem } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { packKey, type Manifest, type ManifestFile, type ReleaseHeader } from "../release-format/format.js";
+import { storedHeader } from "../release-format/header.js";
 import { loadConfig, type ReleaseConfig } from "./config.js";
 import { queriedIds, readAnnotations } from "./derive/annotations.js";
 import { fingerprintGroups } from "./derive/fingerprints.js";
@@ -38,7 +39,7 @@ import { scratchFolder, type ScratchFolder } from "./scratch.js";
 import { runTasksSideBySide } from "./task-processes.js";
 import { derivedLine, filesProgress, stageReporter, type Stages } from "./stages.js";
 import { DERIVED_COUNTS, derivedFiles, derivedScale, givenPairsMemory, type DerivedCounts, inputBytes, isRunning, LEAST_WORKING, plannedHeap, plannedMemory, RELATION_PARTS, relationPart, TASK_NAMES, TASKS, taskLedger, UnfinishedTask, workingMemory, type PackedOutput, type RelationPartName, type TaskName } from "./tasks.js";
-import { packWriter, type PackWriter } from "./write/packs.js";
+import { packChunk, packWriter, type PackWriter } from "./write/packs.js";
 import { packedChunkReader } from "./write/beside.js";
 import { LAYOUT } from "./write/layout.js";
 import {
@@ -286,7 +287,7 @@ async function openCompile(configPath: string, outDir: string, options: CompileO
       const packs = packWriter(partial);
       const { taxonomy, genomes, hogLists, tables, sequenceIndex, indexes, xrefSearch, ...named } = manifest;
       const header: ReleaseHeader = { taxonomy, genomes, hogLists, tables, sequenceIndex, indexes, xrefSearch };
-      const file: ManifestFile = { ...named, header: packs.single(header) };
+      const file: ManifestFile = { ...named, header: packs.single(storedHeader(header, packChunk)) };
       const outputsPacked = TASK_NAMES.map((name) => done[name].packed);
       for (const name of new Set(outputsPacked.flatMap((o) => o.packs))) {
         const to = join(partial, packKey(name));

@@ -5,7 +5,8 @@
  */
 import { Unpackr } from "msgpackr";
 import { releaseTrees, walkTree } from "../../release-format/directory.js";
-import { packKey, type ChunkRef, type DirectoryPage, type ManifestFile, type ReleaseHeader } from "../../release-format/format.js";
+import { packKey, type ChunkRef, type DirectoryPage, type ManifestFile } from "../../release-format/format.js";
+import { openedHeader } from "../../release-format/header.js";
 import type { ReleaseFiles } from "./r2-loader.js";
 
 const unpackr = new Unpackr({ useRecords: true });
@@ -27,7 +28,7 @@ export async function releasePacks(files: ReleaseFiles): Promise<ReleasePacks> {
     return unpackr.unpack(bytes.subarray(offset, offset + length));
   };
   const packs = new Set<string>([manifest.header[0]]);
-  const header = (await read(manifest.header)) as ReleaseHeader;
+  const header = openedHeader(await read(manifest.header), (what) => new Error(`The release is corrupt: ${what}.`));
   for (const [, tree] of releaseTrees(header)) {
     for (const pack of tree.root.packs) packs.add(pack);
     await walkTree(tree, (ref) => read(ref) as Promise<DirectoryPage>, ([pack]) => packs.add(pack));

@@ -21,13 +21,13 @@ import {
   type KeyIndexLeaf,
   type Manifest,
   type ManifestFile,
-  type ReleaseHeader,
   type BesideTable,
   type ProteinShard,
   type RowChunk,
   type TableRef,
   type TableShard,
 } from "../../release-format/format.js";
+import { openedHeader } from "../../release-format/header.js";
 
 /** The row type of a table. */
 type RowOf<T> = T extends TableRef<infer Row> ? Row : never;
@@ -155,7 +155,7 @@ async function openManifestFile(storage: ReleaseStorage, name: string, file: Man
   if (!Array.isArray(file.header)) throw unavailable(`The manifest of release ${name} is corrupt.`);
   const { header, ...named } = file;
   const [opened] = await fetchChunks(storage, [header]);
-  return { ...named, ...(opened as ReleaseHeader) };
+  return { ...named, ...openedHeader(opened, (what) => unavailable(`Release ${name} is corrupt: ${what}.`)) };
 }
 
 /** Lookup structures derived from a manifest, computed once per isolate. */

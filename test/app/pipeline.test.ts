@@ -5,11 +5,16 @@
  * a SOAP fault), the release scope resolved once (named or current), preflights from the
  * route's own OPTIONS answer, unknown and ambiguous ids told apart as data, storage faults as 503.
  */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { unpack } from "msgpackr";
 import { describe, expect, it } from "vitest";
 import { folderStorage, openReleaseFolder, readManifestFile } from "../../release-compiler/local/folder-storage.js";
-import { walkTree } from "../../release-format/directory.js";
-import { CURRENT_RELEASE_KEY, FORMAT_VERSION, type ChunkRef, type DirectoryPage, type KeyIndexLeaf } from "../../release-format/format.js";
+import { packChunk } from "../../release-compiler/write/packs.js";
+import { releaseTrees, walkTree } from "../../release-format/directory.js";
+import { CURRENT_RELEASE_KEY, FORMAT_VERSION, packKey, type ChunkRef, type DirectoryPage, type KeyIndexLeaf, type ReleaseHeader } from "../../release-format/format.js";
+import { openedHeader } from "../../release-format/header.js";
 import { createApp } from "../../src/app.js";
 import { MAX_REQUEST_BODY } from "../../src/middleware/request-body.js";
 import type { ReleaseStorage } from "../../src/release/storage.js";
@@ -193,6 +198,50 @@ describe("the request pipeline, in process", () => {
       expect([res.status, res.headers.get("Cache-Control")], corrupt).toEqual([503, "no-store"]);
       expect(await res.json()).toEqual({ detail: "The current-release pointer is corrupt; publish a release again." });
     }
+  });
+
+  it("decodes a tree's root in the header when a request first reads that tree, and answers a root that does not decode 503", async () => {
+    const file = readManifestFile(dir);
+    const [headerPack, offset, length] = file.header;
+    // As the worker reads it: a Uint8Array (a Buffer would decode its bins as Buffers).
+    const headerBytes = new Uint8Array(readFileSync(resolve(dir, packKey(headerPack))).subarray(offset, offset + length));
+    const stored = () => unpack(headerBytes) as ReleaseHeader;
+    // Stored: every root packed on its own, inside the header.
+    for (const [name, tree] of releaseTrees(stored())) expect(tree.root, name).toBeInstanceOf(Uint8Array);
+    // Opened: each root decoded at its first read, then kept, equal to the compiler's.
+    const opened = openedHeader(stored(), (what) => new Error(what));
+    const proteins = opened.tables.proteins.tree;
+    expect(Object.getOwnPropertyDescriptor(proteins, "root")!.get).toBeTypeOf("function");
+    const root = proteins.root;
+    expect(root).toEqual(manifest.tables.proteins.tree.root);
+    expect(Object.getOwnPropertyDescriptor(proteins, "root")!.value).toBe(root);
+    expect(Object.getOwnPropertyDescriptor(opened.tables.sequences.tree, "root")!.get).toBeTypeOf("function");
+
+    // The header rewritten with its hash made to match, so that only its decoding can fail.
+    const serving = (proteinsRoot: unknown): ReleaseStorage => {
+      const header = stored();
+      (header.tables.proteins.tree as { root: unknown }).root = proteinsRoot;
+      const bytes = packChunk(header);
+      const hash = createHash("sha256").update(bytes).digest().subarray(0, 16).toString("hex");
+      const pointer = new TextEncoder().encode(JSON.stringify({ ...file, header: [hash, 0, bytes.length, hash] }));
+      const folder = folderStorage(dir);
+      return {
+        get: (key, range) =>
+          key === CURRENT_RELEASE_KEY ? Promise.resolve(pointer) : key === packKey(hash) ? Promise.resolve(bytes.subarray(range?.offset ?? 0, (range?.offset ?? 0) + (range?.length ?? bytes.length))) : folder.get(key, range),
+      };
+    };
+    const answers = async (storage: ReleaseStorage, path: string) => {
+      const res = await createApp({ storage: () => storage }).request(`${ORIGIN}${path}`);
+      return [res.status, res.status === 200 ? "" : ((await res.json()) as { detail: string }).detail];
+    };
+    // Garbage where the proteins root was: what reads the proteins answers 503, the rest still answers.
+    const garbled = serving(new Uint8Array([0xc1, 0xc1, 0xc1]));
+    expect(await answers(garbled, "/api/protein/1/")).toEqual([503, `Release ${manifest.name} is corrupt: the root of tables.proteins in the release header does not decode.`]);
+    expect(await answers(garbled, "/api/genome/")).toEqual([200, ""]);
+    // A root that is not packed at all: the header is refused when it is opened.
+    expect(await answers(serving(7), "/api/version/")).toEqual([503, `Release ${manifest.name} is corrupt: the root of tables.proteins in the release header is not a packed page.`]);
+    expect(await answers(serving(root), "/api/version/")).toEqual([503, `Release ${manifest.name} is corrupt: the root of tables.proteins in the release header is not a packed page.`]);
+    expect(await answers(serving(packChunk(root)), "/api/protein/1/")).toEqual([200, ""]);
   });
 
   it("answers a release of another format 503, saying which format it reads and what to do", async () => {
