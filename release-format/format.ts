@@ -32,34 +32,56 @@ export const manifestKey = (releaseName: string): string => `releases/${releaseN
 
 /**
  * Object-storage key of the pointer to the release served by default. It holds that release's
- * manifest file (the bytes of `releases/<name>/manifest.json`), so a fresh isolate learns which
- * release is current and opens it in one read, not two; a pointer written before holds the bare
- * name (`readPointer` reads both).
+ * manifest file (the bytes of `releases/<name>/manifest.json`), a newline, and its header chunk
+ * (`pointerBytes`), so a fresh isolate learns which release is current and opens it in one
+ * read, not three. A pointer written before holds the manifest file alone, or the bare name
+ * (`readPointer` reads all three).
  */
 export const CURRENT_RELEASE_KEY = "releases/current";
 
-/** What the current-release pointer says: the name, and the manifest file when it carries one. */
+/**
+ * Bytes an isolate reads of the pointer to see whether the current release changed: the
+ * manifest file, which is constant in size and a few hundred bytes, without the header.
+ */
+export const POINTER_PREFIX_BYTES = 4096;
+
+/** What the current-release pointer says: the name, the manifest file and the header chunk's bytes when it carries them. */
 export interface CurrentPointer {
   name: string;
   manifest?: ManifestFile;
+  /** The header chunk, as the manifest's `header` ref names it (checked against its hash by the reader). */
+  header?: Uint8Array;
+}
+
+/** The pointer to a release: its manifest file (compact JSON, so one line), a newline, its header chunk. */
+export function pointerBytes(manifestText: string, header: Uint8Array): Uint8Array {
+  const line = new TextEncoder().encode(`${manifestText.trim()}\n`);
+  const out = new Uint8Array(line.length + header.length);
+  out.set(line, 0);
+  out.set(header, line.length);
+  return out;
 }
 
 /**
- * Reads the pointer's text: a manifest file (JSON with a string `name`), or a bare release
- * name. Undefined for anything else (empty, JSON without a name, a name with characters no
- * release name has), which readers report as a corrupt pointer.
+ * Reads the pointer: a manifest file (JSON with a string `name`) up to the first newline, and
+ * the header chunk after it; or a bare release name. Undefined for anything else (empty, JSON
+ * without a name, a name with characters no release name has), which readers report as a
+ * corrupt pointer. Of a prefix (POINTER_PREFIX_BYTES) only the name and manifest are whole.
  */
-export function readPointer(text: string): CurrentPointer | undefined {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith("{")) return RELEASE_NAME.test(trimmed) ? { name: trimmed } : undefined;
+export function readPointer(bytes: Uint8Array): CurrentPointer | undefined {
+  const newline = bytes.indexOf(0x0a);
+  const text = new TextDecoder().decode(newline < 0 ? bytes : bytes.subarray(0, newline)).trim();
+  const rest = newline < 0 ? bytes.subarray(bytes.length) : bytes.subarray(newline + 1);
+  if (!text.startsWith("{")) return RELEASE_NAME.test(text) && !rest.some((b) => b !== 0x0a && b !== 0x0d && b !== 0x20) ? { name: text } : undefined;
   let manifest: unknown;
   try {
-    manifest = JSON.parse(trimmed);
+    manifest = JSON.parse(text);
   } catch {
     return undefined;
   }
   const name = (manifest as { name?: unknown } | null)?.name;
-  return typeof name === "string" && RELEASE_NAME.test(name) ? { name, manifest: manifest as ManifestFile } : undefined;
+  if (typeof name !== "string" || !RELEASE_NAME.test(name)) return undefined;
+  return rest.length ? { name, manifest: manifest as ManifestFile, header: rest } : { name, manifest: manifest as ManifestFile };
 }
 
 /** Characters of a release name (the `/release/{name}/` paths serve these). */

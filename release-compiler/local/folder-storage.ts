@@ -4,7 +4,7 @@
  */
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { resolve } from "node:path";
-import { CURRENT_RELEASE_KEY, manifestKey, type ManifestFile } from "../../release-format/format.js";
+import { CURRENT_RELEASE_KEY, manifestKey, packKey, pointerBytes, type ManifestFile } from "../../release-format/format.js";
 import { createBlobCache, type BlobCache } from "../../src/release/blob-cache.js";
 import { openManifest, releaseView, type Release } from "../../src/release/release.js";
 import type { ReleaseStorage } from "../../src/release/storage.js";
@@ -12,19 +12,31 @@ import type { ReleaseStorage } from "../../src/release/storage.js";
 /** The manifest file of a compiled release folder. */
 export const readManifestFile = (dir: string): ManifestFile => JSON.parse(readFileSync(resolve(dir, "manifest.json"), "utf8")) as ManifestFile;
 
+/** The pointer a publish would write for a compiled release folder: its manifest file and header. */
+export function folderPointer(dir: string): Uint8Array {
+  const manifestText = readFileSync(resolve(dir, "manifest.json"), "utf8");
+  const [pack, offset, length] = (JSON.parse(manifestText) as ManifestFile).header;
+  return pointerBytes(manifestText, readFileSync(resolve(dir, packKey(pack))).subarray(offset, offset + length));
+}
+
 /**
- * Release storage over a compiled release folder: the current pointer is the folder's manifest
- * (as a publish writes it), and ranges of packs are read from their files as a store would serve them.
+ * Release storage over a compiled release folder: the current pointer as a publish writes it
+ * (its manifest file and header), and ranges of packs read from their files as a store would serve them.
  */
 export function folderStorage(dir: string): ReleaseStorage & { keysRead: Set<string> } {
   const { name } = readManifestFile(dir);
   const keysRead = new Set<string>();
+  let pointer: Uint8Array | undefined;
   return {
     keysRead,
     async get(key, range) {
       keysRead.add(key);
+      if (key === CURRENT_RELEASE_KEY) {
+        pointer ??= folderPointer(dir);
+        return range ? pointer.slice(range.offset, range.offset + range.length) : pointer.slice();
+      }
       let path: string | undefined;
-      if (key === CURRENT_RELEASE_KEY || key === manifestKey(name)) path = "manifest.json";
+      if (key === manifestKey(name)) path = "manifest.json";
       else if (/^packs\/[0-9a-f]+\.pack$/.test(key)) path = key;
       if (!path) return null;
       let fd: number;

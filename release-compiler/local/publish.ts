@@ -19,7 +19,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { CURRENT_RELEASE_KEY, FORMAT_VERSION, manifestKey, packKey, readPointer } from "../../release-format/format.js";
+import { CURRENT_RELEASE_KEY, FORMAT_VERSION, HASH_HEX_LENGTH, manifestKey, packKey, pointerBytes, readPointer, type ManifestFile } from "../../release-format/format.js";
 import { releasePacks } from "./release-packs.js";
 import { createProgress, type Progress, type Stage } from "../progress.js";
 import { folderFiles, type ReleaseFiles } from "./r2-loader.js";
@@ -56,8 +56,9 @@ export interface PublishOptions {
 const sha256 = (bytes: Uint8Array | string): string => createHash("sha256").update(bytes).digest("hex");
 const decode = (bytes: Uint8Array | null): string | null => (bytes ? new TextDecoder().decode(bytes) : null);
 
-async function putText(store: ReleaseStore, key: string, text: string): Promise<void> {
-  const bytes = new TextEncoder().encode(text);
+const putText = (store: ReleaseStore, key: string, text: string): Promise<void> => putBytes(store, key, new TextEncoder().encode(text));
+
+async function putBytes(store: ReleaseStore, key: string, bytes: Uint8Array): Promise<void> {
   const md5 = md5Hex(bytes);
   const stored = await store.put(key, bytes, md5);
   if (stored.md5 !== null && stored.md5 !== md5) throw new PublishError(`${key} did not store as sent; nothing was switched`);
@@ -76,21 +77,26 @@ async function readHistory(store: ReleaseStore): Promise<string[]> {
 const writeHistory = (store: ReleaseStore, releases: string[]) => putText(store, HISTORY_KEY, `${JSON.stringify({ releases }, null, 1)}\n`);
 
 export async function currentRelease(store: ReleaseStore): Promise<string | null> {
-  const text = decode(await store.get(CURRENT_RELEASE_KEY));
-  if (text === null) return null;
-  const pointer = readPointer(text);
+  const bytes = await store.get(CURRENT_RELEASE_KEY);
+  if (bytes === null) return null;
+  const pointer = readPointer(bytes);
   if (!pointer) throw new PublishError(`${CURRENT_RELEASE_KEY} in the bucket holds neither a release's manifest nor a release name`);
   return pointer.name;
 }
 
 /**
- * Points `releases/current` at a published release: the pointer holds its manifest file, so a
- * fresh isolate opens it with one read less (release-format/format.ts, CURRENT_RELEASE_KEY).
+ * Points `releases/current` at a published release: the pointer holds its manifest file and
+ * header, so a fresh isolate opens it in one read (release-format/format.ts, CURRENT_RELEASE_KEY).
+ * Both are read back from the store and the header checked against its hash: the pointer
+ * carries what readers of the release's own keys would get.
  */
 async function writePointer(store: ReleaseStore, name: string): Promise<void> {
   const manifestText = decode(await store.get(manifestKey(name)));
   if (manifestText === null) throw new PublishError(`release ${name} is not published`);
-  await putText(store, CURRENT_RELEASE_KEY, manifestText);
+  const [pack, offset, length, hash] = (JSON.parse(manifestText) as ManifestFile).header;
+  const header = (await store.get(packKey(pack)))?.subarray(offset, offset + length);
+  if (!header || header.length !== length || sha256(header).slice(0, HASH_HEX_LENGTH) !== hash) throw new PublishError(`release ${name}: its header (pack ${pack}) is missing or damaged in the store; publish it again`);
+  await putBytes(store, CURRENT_RELEASE_KEY, pointerBytes(manifestText, header));
 }
 
 /**

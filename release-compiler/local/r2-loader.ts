@@ -1,4 +1,4 @@
-import { CURRENT_RELEASE_KEY, manifestKey, packKey } from "../../release-format/format.js";
+import { CURRENT_RELEASE_KEY, manifestKey, packKey, pointerBytes } from "../../release-format/format.js";
 import { releasePacks } from "./release-packs.js";
 
 /** The part of an R2 bucket a loader needs (Miniflare's bucket or a Worker binding). */
@@ -70,8 +70,11 @@ export async function loadRelease(
   const { manifestText, manifest, packs: hashes } = await releasePacks(files);
   const { uploaded, bytesUploaded } = await uploadPacks(bucket, files, hashes, { concurrency: options.concurrency });
   await bucket.put(manifestKey(manifest.name), manifestText);
-  // The pointer carries the manifest (release-format/format.ts, CURRENT_RELEASE_KEY).
-  if (options.makeCurrent) await bucket.put(CURRENT_RELEASE_KEY, manifestText);
+  // The pointer carries the manifest and the header (release-format/format.ts, CURRENT_RELEASE_KEY).
+  if (options.makeCurrent) {
+    const [pack, offset, length] = manifest.header;
+    await bucket.put(CURRENT_RELEASE_KEY, pointerBytes(manifestText, (await files.bytes(packKey(pack))).subarray(offset, offset + length)));
+  }
   return { name: manifest.name, packs: hashes.length, uploaded, bytesUploaded };
 }
 

@@ -35,22 +35,22 @@ export async function fetchChunks(storage: ReleaseStorage, run: ChunkRef[], coun
     counter.reads += 1;
     counter.bytes += bytes.length;
   }
-  return Promise.all(
-    run.map(async ([, at, size, hash, slot]) => {
-      const range = bytes.subarray(at - offset, at - offset + size);
-      const chunk = range.length === size ? (slot ? await checkedSlot(range, slot, hash) : (await sha256(range)) === hash && range) : undefined;
-      if (!chunk) {
-        console.error(`pack ${pack} at ${at}: the chunk does not match its hash ${hash}`);
-        throw unavailable(`Release data is corrupt (pack ${pack}, chunk ${hash}); try again shortly.`);
-      }
-      try {
-        return unpackr.unpack(chunk);
-      } catch (error) {
-        console.error(`pack ${pack} at ${at}: undecodable`, error);
-        throw unavailable(`Release data is corrupt (pack ${pack}, chunk ${hash}); try again shortly.`);
-      }
-    }),
-  );
+  return Promise.all(run.map((ref) => checkedChunk(bytes.subarray(ref[1] - offset, ref[1] - offset + ref[2]), ref)));
+}
+
+/** A chunk's bytes (its range as read), checked against the hash its ref gives and decoded. */
+export async function checkedChunk(range: Uint8Array, [pack, at, size, hash, slot]: ChunkRef): Promise<unknown> {
+  const chunk = range.length === size ? (slot ? await checkedSlot(range, slot, hash) : (await sha256(range)) === hash && range) : undefined;
+  if (!chunk) {
+    console.error(`pack ${pack} at ${at}: the chunk does not match its hash ${hash}`);
+    throw unavailable(`Release data is corrupt (pack ${pack}, chunk ${hash}); try again shortly.`);
+  }
+  try {
+    return unpackr.unpack(chunk);
+  } catch (error) {
+    console.error(`pack ${pack} at ${at}: undecodable`, error);
+    throw unavailable(`Release data is corrupt (pack ${pack}, chunk ${hash}); try again shortly.`);
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { notFound, unavailable } from "../errors.js";
 import type { BlobCache } from "./blob-cache.js";
-import { adjacent, fetchChunks, type ReadCounter } from "./chunks.js";
+import { adjacent, checkedChunk, fetchChunks, type ReadCounter } from "./chunks.js";
 import { decodedSize } from "./decoded-size.js";
 import { readObject, type ReleaseStorage } from "./storage.js";
 import { upperBound } from "./sorted.js";
@@ -8,6 +8,7 @@ import { bucketCovering, entryCovering, entryRef, rowChunkCovering, rowChunkRef,
 import {
   CURRENT_RELEASE_KEY,
   FORMAT_VERSION,
+  POINTER_PREFIX_BYTES,
   chunkKey,
   readPointer,
   type CurrentPointer,
@@ -111,9 +112,17 @@ export function releasesIn(storage: ReleaseStorage, chunks: BlobCache): Releases
   return {
     async currentName(ttlSeconds) {
       if (pointer && Date.now() - pointer.at < ttlSeconds * 1000) return pointer.current.name;
+      if (pointer) {
+        // A re-read: the pointer's first bytes (its manifest file) tell whether the release changed.
+        const head = await readObject(storage, CURRENT_RELEASE_KEY, { offset: 0, length: POINTER_PREFIX_BYTES });
+        if (head && readPointer(head)?.name === pointer.current.name) {
+          pointer.at = Date.now();
+          return pointer.current.name;
+        }
+      }
       const bytes = await readObject(storage, CURRENT_RELEASE_KEY);
       if (!bytes) throw unavailable("No release is published yet.");
-      const current = readPointer(new TextDecoder().decode(bytes));
+      const current = readPointer(bytes);
       if (!current) throw unavailable("The current-release pointer is corrupt; publish a release again.");
       pointer = { current, at: Date.now() };
       return current.name;
@@ -121,10 +130,11 @@ export function releasesIn(storage: ReleaseStorage, chunks: BlobCache): Releases
     async open(name) {
       let manifest = manifests.get(name);
       if (!manifest) {
-        // The pointer carries the current release's manifest file: a fresh isolate reads the header alone.
-        const carried = pointer?.current.name === name ? pointer.current.manifest : undefined;
-        manifest = carried ? await openManifestFile(storage, name, carried) : await openManifest(storage, name);
+        // The pointer carries the current release's manifest file and header: a fresh isolate reads nothing more.
+        const carried = pointer?.current.name === name ? pointer.current : undefined;
+        manifest = carried?.manifest ? await openManifestFile(storage, name, carried.manifest, carried.header) : await openManifest(storage, name);
         manifests.set(name, manifest);
+        if (carried) carried.header = undefined;
       }
       return releaseView(storage, chunks, manifest);
     },
@@ -144,8 +154,11 @@ export async function openManifest(storage: ReleaseStorage, name: string): Promi
   return openManifestFile(storage, name, file);
 }
 
-/** A manifest file, its format checked and its header read and checked, as one Manifest. */
-async function openManifestFile(storage: ReleaseStorage, name: string, file: ManifestFile): Promise<Manifest> {
+/**
+ * A manifest file, its format checked and its header checked, as one Manifest: the header's
+ * bytes as the pointer carried them, or read from its pack.
+ */
+async function openManifestFile(storage: ReleaseStorage, name: string, file: ManifestFile, headerBytes?: Uint8Array): Promise<Manifest> {
   if (typeof file !== "object" || file === null) throw unavailable(`The manifest of release ${name} is corrupt.`);
   if (file.format !== FORMAT_VERSION) {
     throw unavailable(
@@ -154,7 +167,14 @@ async function openManifestFile(storage: ReleaseStorage, name: string, file: Man
   }
   if (!Array.isArray(file.header)) throw unavailable(`The manifest of release ${name} is corrupt.`);
   const { header, ...named } = file;
-  const [opened] = await fetchChunks(storage, [header]);
+  const fromPack = async () => (await fetchChunks(storage, [header]))[0];
+  // A pointer whose copy of the header is damaged still names a release whose pack may be whole.
+  const opened = headerBytes
+    ? await checkedChunk(headerBytes, header).catch(() => {
+        console.error(`release ${name}: the pointer's copy of the header does not match its hash; reading it from its pack`);
+        return fromPack();
+      })
+    : await fromPack();
   return { ...named, ...openedHeader(opened, (what) => unavailable(`Release ${name} is corrupt: ${what}.`)) };
 }
 

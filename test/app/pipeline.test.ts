@@ -10,14 +10,16 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { unpack } from "msgpackr";
 import { describe, expect, it } from "vitest";
-import { folderStorage, openReleaseFolder, readManifestFile } from "../../release-compiler/local/folder-storage.js";
+import { folderPointer, folderStorage, openReleaseFolder, readManifestFile } from "../../release-compiler/local/folder-storage.js";
 import { packChunk } from "../../release-compiler/write/packs.js";
 import { releaseTrees, walkTree } from "../../release-format/directory.js";
-import { CURRENT_RELEASE_KEY, FORMAT_VERSION, packKey, type ChunkRef, type DirectoryPage, type KeyIndexLeaf, type ReleaseHeader } from "../../release-format/format.js";
+import { CURRENT_RELEASE_KEY, FORMAT_VERSION, POINTER_PREFIX_BYTES, packKey, readPointer, type ChunkRef, type DirectoryPage, type KeyIndexLeaf, type ReleaseHeader } from "../../release-format/format.js";
 import { openedHeader } from "../../release-format/header.js";
 import { createApp } from "../../src/app.js";
 import { MAX_REQUEST_BODY } from "../../src/middleware/request-body.js";
-import type { ReleaseStorage } from "../../src/release/storage.js";
+import { createBlobCache } from "../../src/release/blob-cache.js";
+import { releasesIn } from "../../src/release/release.js";
+import type { ByteRange, ReleaseStorage } from "../../src/release/storage.js";
 import { TEST_BUILD } from "../build-dir.js";
 
 const dir = resolve(TEST_BUILD, "sim");
@@ -70,6 +72,8 @@ describe("the request pipeline, in process", () => {
     // The pointer carries the current release's manifest: its file is never read, here or named.
     expect(storage.reads.get(`releases/${manifest.name}/manifest.json`)).toBeUndefined();
     expect(storage.reads.get(CURRENT_RELEASE_KEY)).toBe(1);
+    // And its header: the header's pack is never read either.
+    expect(storage.reads.get(packKey(readManifestFile(dir).header[0]))).toBeUndefined();
 
     const unknown = await app.request(`${ORIGIN}/release/No.Such.Release/api/version/`);
     expect(unknown.status).toBe(404);
@@ -242,6 +246,41 @@ describe("the request pipeline, in process", () => {
     expect(await answers(serving(7), "/api/version/")).toEqual([503, `Release ${manifest.name} is corrupt: the root of tables.proteins in the release header is not a packed page.`]);
     expect(await answers(serving(root), "/api/version/")).toEqual([503, `Release ${manifest.name} is corrupt: the root of tables.proteins in the release header is not a packed page.`]);
     expect(await answers(serving(packChunk(root)), "/api/protein/1/")).toEqual([200, ""]);
+  });
+
+  it("re-reads only the pointer's manifest to see that the release is the same, and the whole pointer when it changed", async () => {
+    const folder = folderStorage(dir);
+    let pointer = folderPointer(dir);
+    const asked: Array<ByteRange | undefined> = [];
+    const storage: ReleaseStorage = {
+      get: (key, range) => {
+        if (key !== CURRENT_RELEASE_KEY) return folder.get(key, range);
+        asked.push(range);
+        return Promise.resolve(range ? pointer.slice(range.offset, range.offset + range.length) : pointer);
+      },
+    };
+    const releases = releasesIn(storage, createBlobCache(1 << 20));
+    expect(await releases.currentName(0)).toBe(manifest.name);
+    expect(await releases.currentName(0)).toBe(manifest.name);
+    expect(asked).toEqual([undefined, { offset: 0, length: POINTER_PREFIX_BYTES }]);
+    expect(pointer.length).toBeGreaterThan(POINTER_PREFIX_BYTES);
+    // Another release made current (a bare name, as an older publisher wrote it): read whole.
+    pointer = new TextEncoder().encode("Another.Release\n");
+    expect(await releases.currentName(0)).toBe("Another.Release");
+    expect(asked.slice(2)).toEqual([{ offset: 0, length: POINTER_PREFIX_BYTES }, undefined]);
+  });
+
+  it("opens the release from its pack when the pointer's copy of the header is damaged", async () => {
+    const good = folderPointer(dir);
+    const damaged = good.slice();
+    damaged[damaged.length - 10] ^= 0xff;
+    const storage = countingStorage();
+    const app = createApp({ storage: () => ({ get: (key, range) => (key === CURRENT_RELEASE_KEY ? Promise.resolve(damaged) : storage.get(key, range)) }) });
+    const res = await app.request(`${ORIGIN}/api/protein/1/`);
+    expect(res.status).toBe(200);
+    expect(storage.reads.get(packKey(readManifestFile(dir).header[0]))).toBe(1);
+    // A pointer cut short of its manifest line is corrupt.
+    expect(readPointer(good.subarray(0, 40))).toBeUndefined();
   });
 
   it("answers a release of another format 503, saying which format it reads and what to do", async () => {

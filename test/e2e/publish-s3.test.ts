@@ -13,13 +13,13 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
+import { folderPointer, openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
 import { HISTORY_KEY, currentRelease, publishRelease } from "../../release-compiler/local/publish.js";
 import { folderFiles } from "../../release-compiler/local/r2-loader.js";
 import { releasePacks } from "../../release-compiler/local/release-packs.js";
 import { s3Store } from "../../release-compiler/local/s3-store.js";
 import { md5Hex, type ReleaseStore } from "../../release-compiler/local/store.js";
-import { CURRENT_RELEASE_KEY, manifestKey, packKey, type Manifest } from "../../release-format/format.js";
+import { CURRENT_RELEASE_KEY, manifestKey, packKey, readPointer, type Manifest } from "../../release-format/format.js";
 import { S3_CREDENTIALS, startS3, type S3Server } from "./s3-server.js";
 import { TEST_BUILD } from "./serve.js";
 
@@ -152,8 +152,10 @@ describe("npm run publish to an S3-compatible store", () => {
     const back = await npm("rollback", []);
     expect(back.code, back.stderr).toBe(0);
     expect(back.stdout).toContain(`rolled back: ${SIM.name} is current (was ${DEMO.name})`);
-    // The pointer holds the release's manifest file as published (release-format/format.ts).
-    expect(new TextDecoder().decode((await store.get(CURRENT_RELEASE_KEY))!)).toBe(new TextDecoder().decode((await store.get(manifestKey(SIM.name)))!));
+    // The pointer holds the release's manifest file as published and its header (release-format/format.ts).
+    const pointer = (await store.get(CURRENT_RELEASE_KEY))!;
+    expect(Buffer.from(pointer).equals(Buffer.from(folderPointer(resolve(TEST_BUILD, "sim"))))).toBe(true);
+    expect(readPointer(pointer)?.manifest).toEqual(JSON.parse(new TextDecoder().decode((await store.get(manifestKey(SIM.name)))!)));
     const forward = await npm("rollback", ["--to", DEMO.name]);
     expect(forward.stdout).toContain(`rolled back: ${DEMO.name} is current (was ${SIM.name})`);
     expect(JSON.parse(new TextDecoder().decode((await store.get(HISTORY_KEY))!))).toEqual({ releases: [SIM.name, DEMO.name] });

@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
+import { folderPointer, openReleaseFolder } from "../../release-compiler/local/folder-storage.js";
 import { folderFiles } from "../../release-compiler/local/r2-loader.js";
 import { HISTORY_KEY, PublishError, currentRelease, publishRelease, rollbackRelease } from "../../release-compiler/local/publish.js";
 import { r2Store, type R2BucketLike, type ReleaseStore } from "../../release-compiler/local/store.js";
@@ -199,8 +199,9 @@ describe("npm run publish / npm run rollback", () => {
       const reader = new Miniflare({ modules: true, script: "export default {}", r2Buckets: { RELEASES: "orth-releases" }, r2Persist: join(state, "v3/r2") });
       try {
         const r2 = await reader.getR2Bucket("RELEASES");
-        // The pointer holds the current release's manifest file (release-format/format.ts).
-        expect(await (await r2.get(CURRENT_RELEASE_KEY))!.text()).toBe(await (await r2.get(manifestKey(OLD.name)))!.text());
+        // The pointer holds the current release's manifest file and its header (release-format/format.ts).
+        expect(Buffer.from(await (await r2.get(CURRENT_RELEASE_KEY))!.arrayBuffer()).equals(Buffer.from(folderPointer(resolve(TEST_BUILD, "sim"))))).toBe(true);
+        expect(await (await r2.get(manifestKey(OLD.name)))!.text()).toBe(readFileSync(resolve(TEST_BUILD, "sim", "manifest.json"), "utf8"));
       } finally {
         await reader.dispose();
       }
