@@ -10,7 +10,7 @@
  * every byte read is checked against a hash the manifest chain vouches for.
  */
 
-export const FORMAT_VERSION = 11;
+export const FORMAT_VERSION = 12;
 
 /** Hex digits of the SHA-256 that name a pack and check a chunk (128 bits). */
 export const HASH_HEX_LENGTH = 32;

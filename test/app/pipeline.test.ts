@@ -14,7 +14,7 @@ import { folderPointer, folderStorage, openReleaseFolder, readManifestFile } fro
 import { packChunk } from "../../release-compiler/write/packs.js";
 import { releaseTrees, walkTree } from "../../release-format/directory.js";
 import { CURRENT_RELEASE_KEY, FORMAT_VERSION, POINTER_PREFIX_BYTES, packKey, readPointer, type ChunkRef, type DirectoryPage, type KeyIndexLeaf, type ReleaseHeader } from "../../release-format/format.js";
-import { openedHeader } from "../../release-format/header.js";
+import { openedHeader, storedHeader } from "../../release-format/header.js";
 import { createApp } from "../../src/app.js";
 import { MAX_REQUEST_BODY } from "../../src/middleware/request-body.js";
 import { createBlobCache } from "../../src/release/blob-cache.js";
@@ -204,27 +204,39 @@ describe("the request pipeline, in process", () => {
     }
   });
 
-  it("decodes a tree's root in the header when a request first reads that tree, and answers a root that does not decode 503", async () => {
+  it("opens the header's text whole and decodes a tree's root when a request first reads that tree; a damaged header answers 503", async () => {
     const file = readManifestFile(dir);
     const [headerPack, offset, length] = file.header;
     // As the worker reads it: a Uint8Array (a Buffer would decode its bins as Buffers).
     const headerBytes = new Uint8Array(readFileSync(resolve(dir, packKey(headerPack))).subarray(offset, offset + length));
-    const stored = () => unpack(headerBytes) as ReleaseHeader;
-    // Stored: every root packed on its own, inside the header.
-    for (const [name, tree] of releaseTrees(stored())) expect(tree.root, name).toBeInstanceOf(Uint8Array);
-    // Opened: each root decoded at its first read, then kept, equal to the compiler's.
+    type Stored = { text: string; roots: unknown[] };
+    const stored = () => unpack(headerBytes) as Stored;
+    // Stored: JSON text naming each root by its index, and every root packed on its own.
+    const { text, roots } = stored();
+    const trees = releaseTrees(JSON.parse(text) as ReleaseHeader);
+    expect(trees.map(([, tree]) => tree.root)).toEqual(trees.map((_, i) => i));
+    for (const root of roots) expect(root).toBeInstanceOf(Uint8Array);
+    // Opened: the compiler's header, each root decoded at its first read, then kept.
     const opened = openedHeader(stored(), (what) => new Error(what));
     const proteins = opened.tables.proteins.tree;
     expect(Object.getOwnPropertyDescriptor(proteins, "root")!.get).toBeTypeOf("function");
     const root = proteins.root;
-    expect(root).toEqual(manifest.tables.proteins.tree.root);
     expect(Object.getOwnPropertyDescriptor(proteins, "root")!.value).toBe(root);
     expect(Object.getOwnPropertyDescriptor(opened.tables.sequences.tree, "root")!.get).toBeTypeOf("function");
+    const { taxonomy, genomes, hogLists, tables, sequenceIndex, indexes, xrefSearch } = manifest;
+    expect(opened).toEqual({ taxonomy, genomes, hogLists, tables, sequenceIndex, indexes, xrefSearch });
+    // Stored and opened again, a plain header (every root a page) comes back field for field.
+    const plain = structuredClone(opened);
+    expect(releaseTrees(plain).every(([, tree]) => Array.isArray(tree.root.starts))).toBe(true);
+    expect(openedHeader(unpack(new Uint8Array(packChunk(storedHeader(plain, packChunk)))), (what) => new Error(what))).toEqual(plain);
+    // What JSON would not give back is refused when the compiler stores a header.
+    const bytesOutsideRoots = { ...opened, genomes: [{ ...genomes[0], code: new Uint8Array(2) }] } as unknown as ReleaseHeader;
+    expect(() => storedHeader(bytesOutsideRoots, packChunk)).toThrow(/"code" holds/);
 
     // The header rewritten with its hash made to match, so that only its decoding can fail.
-    const serving = (proteinsRoot: unknown): ReleaseStorage => {
+    const serving = (change: (header: Stored) => void): ReleaseStorage => {
       const header = stored();
-      (header.tables.proteins.tree as { root: unknown }).root = proteinsRoot;
+      change(header);
       const bytes = packChunk(header);
       const hash = createHash("sha256").update(bytes).digest().subarray(0, 16).toString("hex");
       const pointer = new TextEncoder().encode(JSON.stringify({ ...file, header: [hash, 0, bytes.length, hash] }));
@@ -238,14 +250,22 @@ describe("the request pipeline, in process", () => {
       const res = await createApp({ storage: () => storage }).request(`${ORIGIN}${path}`);
       return [res.status, res.status === 200 ? "" : ((await res.json()) as { detail: string }).detail];
     };
+    const proteinsAt = trees.findIndex(([name]) => name === "tables.proteins");
+    const corrupt = (what: string) => [503, `Release ${manifest.name} is corrupt: ${what}.`];
     // Garbage where the proteins root was: what reads the proteins answers 503, the rest still answers.
-    const garbled = serving(new Uint8Array([0xc1, 0xc1, 0xc1]));
-    expect(await answers(garbled, "/api/protein/1/")).toEqual([503, `Release ${manifest.name} is corrupt: the root of tables.proteins in the release header does not decode.`]);
+    const garbled = serving((h) => void (h.roots[proteinsAt] = new Uint8Array([0xc1, 0xc1, 0xc1])));
+    expect(await answers(garbled, "/api/protein/1/")).toEqual(corrupt("the root of tables.proteins in the release header does not decode"));
     expect(await answers(garbled, "/api/genome/")).toEqual([200, ""]);
-    // A root that is not packed at all: the header is refused when it is opened.
-    expect(await answers(serving(7), "/api/version/")).toEqual([503, `Release ${manifest.name} is corrupt: the root of tables.proteins in the release header is not a packed page.`]);
-    expect(await answers(serving(root), "/api/version/")).toEqual([503, `Release ${manifest.name} is corrupt: the root of tables.proteins in the release header is not a packed page.`]);
-    expect(await answers(serving(packChunk(root)), "/api/protein/1/")).toEqual([200, ""]);
+    // A root that is not packed, a root index past the roots, text that is not JSON, another shape: refused at open.
+    const atOpen: Array<[(h: Stored) => void, string]> = [
+      [(h) => void (h.roots[proteinsAt] = 7), "the root of tables.proteins in the release header is not a packed page"],
+      [(h) => void (h.roots = h.roots.slice(0, proteinsAt)), "the root of tables.proteins in the release header is not a packed page"],
+      [(h) => void (h.text = h.text.slice(0, -1)), "the release header's text does not name its tables and indexes"],
+      [(h) => void (h.text = "{}"), "the release header's text does not name its tables and indexes"],
+      [(h) => void (h.text = 7 as unknown as string), "the release header is not JSON text and packed roots"],
+    ];
+    for (const [change, what] of atOpen) expect(await answers(serving(change), "/api/version/"), what).toEqual(corrupt(what));
+    expect(await answers(serving(() => {}), "/api/protein/1/")).toEqual([200, ""]);
   });
 
   it("re-reads only the pointer's manifest to see that the release is the same, and the whole pointer when it changed", async () => {
