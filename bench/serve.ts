@@ -400,6 +400,29 @@ export const FLOOR_WORKER = `export default {
   },
 };`;
 
+/**
+ * The floor with an edge cache's duties, as our worker has them: each request looked up in the
+ * Cache API first (keyed by its mix key, so POSTs too), and a miss stored after it is answered.
+ * Cold, every lookup misses: what separates it from the floor is the Cache API's cost.
+ */
+export const CACHED_FLOOR_WORKER = `export default {
+  async fetch(request, env, ctx) {
+    const key = request.headers.get("X-Mix-Key");
+    if (request.body) await request.arrayBuffer();
+    const cacheKey = new Request("https://floor-cache.invalid/" + key);
+    const hit = await caches.default.match(cacheKey);
+    if (hit) return hit;
+    const object = key === null ? null : await env.RELEASES.get("floor/" + key);
+    if (object === null) return new Response("no pre-rendered answer", { status: 404 });
+    const response = new Response(object.body, {
+      status: Number(object.customMetadata.status),
+      headers: { "Content-Type": object.httpMetadata.contentType || "application/octet-stream", "Cache-Control": "public, max-age=300" },
+    });
+    if (response.status === 200) ctx.waitUntil(caches.default.put(cacheKey, response.clone()));
+    return response;
+  },
+};`;
+
 const mixKey = (_: MixRequest, index: number) => ({ "X-Mix-Key": String(index) });
 
 interface FamilyFigures {
@@ -407,6 +430,8 @@ interface FamilyFigures {
   warm: Sample[];
   warmRps: number;
   floorCold: Sample[];
+  /** The cached floor's cold samples (CACHED_FLOOR_WORKER). */
+  cachedFloorCold: Sample[];
   floorWarmRps: number;
   cpuCold: number[];
   cpuWarm: number[];
@@ -487,7 +512,7 @@ export async function serveBenchmark(log: (line: string) => void, options: Serve
     }
   }
 
-  const figures = new Map<string, FamilyFigures>([...byFamily.keys()].map((f) => [f, { cold: [], warm: [], warmRps: 0, floorCold: [], floorWarmRps: 0, cpuCold: [], cpuWarm: [] }]));
+  const figures = new Map<string, FamilyFigures>([...byFamily.keys()].map((f) => [f, { cold: [], warm: [], warmRps: 0, floorCold: [], cachedFloorCold: [], floorWarmRps: 0, cpuCold: [], cpuWarm: [] }]));
   const familyOf = (s: Sample) => figures.get(mix[s.index].family)!;
 
   // Ours and the floor side by side, alternating, so that both meet the same load of this
@@ -498,8 +523,8 @@ export async function serveBenchmark(log: (line: string) => void, options: Serve
   let floorMixSeconds = 0;
   const mixWarm: Sample[] = [];
   const floorMixWarm: Sample[] = [];
-  const startFloor = async () => {
-    const served = await serveWorker({ script: FLOOR_WORKER });
+  const startFloor = async (script = FLOOR_WORKER) => {
+    const served = await serveWorker({ script });
     const floorBucket = await served.mf.getR2Bucket("RELEASES");
     for (const [i, r] of rendered.entries()) {
       await floorBucket.put(`floor/${i}`, new Uint8Array(r.body), { httpMetadata: { contentType: r.type }, customMetadata: { status: String(r.status) } });
@@ -507,19 +532,22 @@ export async function serveBenchmark(log: (line: string) => void, options: Serve
     return served;
   };
   for (let run = 1; run <= coldRuns; run++) {
-    log(`cold pass ${run}/${coldRuns} on fresh instances (ours and the floor)…`);
+    log(`cold pass ${run}/${coldRuns} on fresh instances (ours, the floor and the cached floor)…`);
     const ours = await serveWorker({ scriptPath, r2Persist });
     let floor: Served | undefined;
+    let cachedFloor: Served | undefined;
     try {
       floor = await startFloor();
-      // Both sides' storage as the edge has it, running (the floor's bucket was opened loading its bodies).
-      await openStorageServices(ours);
-      await openStorageServices(floor);
+      cachedFloor = await startFloor(CACHED_FLOOR_WORKER);
+      // Every side's storage as the edge has it, running (the floors' buckets were opened loading their bodies).
+      for (const served of [ours, floor, cachedFloor]) await openStorageServices(served);
       const sides = [
         async () => (await coldPass(ours.origin, mix, byFamily, connections)).forEach((s) => familyOf(s).cold.push(s)),
         async () => (await coldPass(floor!.origin, mix, byFamily, connections)).forEach((s) => familyOf(s).floorCold.push(s)),
+        async () => (await coldPass(cachedFloor!.origin, mix, byFamily, connections)).forEach((s) => familyOf(s).cachedFloorCold.push(s)),
       ];
-      for (const side of run % 2 ? sides : sides.reverse()) await side();
+      // Who goes first rotates from run to run.
+      for (let k = 0; k < sides.length; k++) await sides[(run + k) % sides.length]();
       if (run === coldRuns) {
         log("warm: each family, then the whole mix, on both…");
         for (const [family, indexes] of byFamily) {
@@ -549,6 +577,7 @@ export async function serveBenchmark(log: (line: string) => void, options: Serve
     } finally {
       await ours.dispose();
       await floor?.dispose();
+      await cachedFloor?.dispose();
     }
   }
   const mixRps = mixWarm.length / mixSeconds;
@@ -585,6 +614,8 @@ export async function serveBenchmark(log: (line: string) => void, options: Serve
   const records = [...figures].filter(([family]) => mix[byFamily.get(family)![0]].cls === "record").map(([, f]) => f);
   const recordP99 = quantile(records.flatMap((f) => f.cold.map((s) => s.ms)), 0.99);
   const floorRecordP99 = quantile(records.flatMap((f) => f.floorCold.map((s) => s.ms)), 0.99);
+  const cachedFloorColdP99 = quantile([...figures.values()].flatMap((f) => f.cachedFloorCold).map((s) => s.ms), 0.99);
+  const cachedFloorRecordP99 = quantile(records.flatMap((f) => f.cachedFloorCold.map((s) => s.ms)), 0.99);
   const throughputRatio = mixRps / floorMixRps;
   const p99Ratio = coldP99 / floorColdP99;
   const lat = (samples: Sample[]) => `${ms(quantile(samples.map((s) => s.ms), 0.5))} / ${ms(quantile(samples.map((s) => s.ms), 0.99))}`;
@@ -615,7 +646,7 @@ export async function serveBenchmark(log: (line: string) => void, options: Serve
       }
     }
     rows1.push(
-      `| ${family} | ${byFamily.get(family)!.length} | ${f.warmRps.toFixed(0)} | ${(f.warmRps / f.floorWarmRps).toFixed(2)} | ${lat(f.cold)} | ${lat(f.floorCold)} | ${lat(f.warm)} |`,
+      `| ${family} | ${byFamily.get(family)!.length} | ${f.warmRps.toFixed(0)} | ${(f.warmRps / f.floorWarmRps).toFixed(2)} | ${lat(f.cold)} | ${lat(f.floorCold)} | ${lat(f.cachedFloorCold)} | ${lat(f.warm)} |`,
     );
     rows2.push(
       `| ${family} | ${mean(f.cold.map((s) => s.reads)).toFixed(1)} (max ${maxCold}) | ${kib(mean(f.cold.map((s) => s.bytes)))} | ${mean(f.warm.map((s) => s.reads)).toFixed(2)} | ${kib(mean(f.cold.map((s) => s.size)))} | ${ms(quantile(f.cpuCold, 0.5))} / ${ms(quantile(f.cpuCold, 0.99))} | ${ms(quantile(f.cpuWarm, 0.5))} / ${ms(quantile(f.cpuWarm, 0.99))} | ${target} |`,
@@ -629,6 +660,7 @@ export async function serveBenchmark(log: (line: string) => void, options: Serve
     "",
     `- **Cold**: ${coldRuns} fresh Miniflare instances (new isolate: empty isolate cache, empty Cache API; its R2 bucket and Cache API store opened from outside first, as the floor's bucket is by loading its bodies: Miniflare opens each at its first use, ~6–7 ms that the edge's running services do not cost; bench/load.ts \`openStorageServices\`), each running the mix once, family after family, each family's requests over all connections; a family may find chunks an earlier family read. **Warm**: the last instance, each family's requests cycled for ${familyMs / 1000} s after one unmeasured pass; then the whole mix cycled for ${mixMs / 1000} s in all.`,
     `- **Floor**: a one-line worker on Miniflare answering each request of the mix with its body pre-rendered by our worker, stored in R2 under one key per request (one R2 read each), measured the same way in the same run, side by side with ours: a fresh floor beside each fresh instance of ours, the two measured in turn (family by family, the whole mix in four alternating slices), so both meet the same load of this shared machine.`,
+    `- **Cached floor** (cold passes only): the floor with the edge cache's duties our worker has, each request looked up in the Cache API (keyed by its mix key) and a miss stored after it is answered; cold, every lookup misses, so what separates it from the floor is what Miniflare's Cache API costs, and what separates ours from it is the release format and our code. Its fresh instance runs beside the other two, who goes first rotating.`,
     `- **CPU**: workerd does not report CPU time, so the same worker code (\`createApp\` of \`src/app.ts\`) runs in this Node process with the release folder as its storage, one request at a time, \`process.cpuUsage()\` around each (body read included), ${cpuRounds} rounds; cold = the isolate's chunk cache emptied before the request (manifest and header kept open), warm = the same request again at once. The mix reads ${kib(workingSet)} of packs (the byte ranges its requests read, each byte once, the header left out; the isolate cache holds ${kib(MAX_CACHED_BYTES)} of decoded chunks, up to ~15 times their encoded size).`,
     "",
     "**Ratios (machine-independent):**",
@@ -636,11 +668,12 @@ export async function serveBenchmark(log: (line: string) => void, options: Serve
     `- Warm throughput, whole mix: ours ${mixRps.toFixed(0)} req/s, floor ${floorMixRps.toFixed(0)} req/s: **${throughputRatio.toFixed(2)}× the floor** (target ≥ 0.7×): ${verdict(throughputRatio >= 0.7)}.`,
     `- Cold latency p99, whole mix: ours ${ms(coldP99)} ms, floor ${ms(floorColdP99)} ms: **${p99Ratio.toFixed(2)}× the floor** (target ≤ 2×): ${verdict(p99Ratio <= 2)}.`,
     `- Cold latency p99 of the single-record families alone: ours ${ms(recordP99)} ms, floor ${ms(floorRecordP99)} ms: ${(recordP99 / floorRecordP99).toFixed(2)}× the floor.`,
+    `- Against the cached floor (not the target's measure; how much of the gap is the Cache API in Miniflare): cold p99 ${ms(cachedFloorColdP99)} ms, ours ${(coldP99 / cachedFloorColdP99).toFixed(2)}× it; single records ${ms(cachedFloorRecordP99)} ms, ours ${(recordP99 / cachedFloorRecordP99).toFixed(2)}× it.`,
     `- Storage reads (range reads of packs, directory pages included): single-record families within ≤ 3 reads cold and 0 warm: ${counts.record[0]} of ${counts.record[1]}; list pages within ≤ 2 + data chunks spanned cold and 0 warm: ${counts.list[0]} of ${counts.list[1]}.${failures.length ? ` Not met: ${failures.join("; ")}.` : ""}`,
     `- Warm mix latency p50 / p99: ours ${lat(mixWarm)} ms, floor ${lat(floorMixWarm)} ms; storage reads per request in the warm mix: ${mean(mixWarm.map((s) => s.reads)).toFixed(2)} (${kib(mean(mixWarm.map((s) => s.bytes)))}), the mix reading ${kib(workingSet)} of packs against an isolate cache of ${kib(MAX_CACHED_BYTES)} decoded; GET answers come from the edge cache, POST answers (bulk, SOAP) too when their body repeats. Non-200 answers: ${errors.length} (ours), ${floorErrors} (floor).`,
     "",
-    "| endpoint family | requests | warm req/s | × floor | cold p50 / p99 ms | floor cold p50 / p99 ms | warm p50 / p99 ms |",
-    "|---|---|---|---|---|---|---|",
+    "| endpoint family | requests | warm req/s | × floor | cold p50 / p99 ms | floor cold p50 / p99 ms | cached floor cold p50 / p99 ms | warm p50 / p99 ms |",
+    "|---|---|---|---|---|---|---|---|",
     ...rows1,
     "",
     "| endpoint family | storage reads / request, cold | bytes read / request, cold | storage reads / request, warm | response size | CPU p50 / p99 ms, cold | CPU p50 / p99 ms, warm | read target |",
