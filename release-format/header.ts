@@ -37,9 +37,11 @@ export function storedHeader(header: ReleaseHeader, pack: (value: unknown) => Ui
     named.set(tree.root, roots.length);
     roots.push(pack(tree.root));
   }
-  const text = JSON.stringify(header, (key, value: unknown) => {
-    if (key === "root" && named.has(value)) return named.get(value);
-    if (ArrayBuffer.isView(value) || (typeof value === "number" && !Number.isFinite(value))) throw new Error(`release header: "${key}" holds ${String(value)}, which JSON does not keep`);
+  // The value as the header holds it (`this[key]`): a Buffer reaches a replacer already turned into an object by its toJSON.
+  const text = JSON.stringify(header, function (this: Record<string, unknown>, key, value: unknown) {
+    const held = this[key];
+    if (key === "root" && named.has(held)) return named.get(held);
+    if (ArrayBuffer.isView(held) || (typeof held === "number" && !Number.isFinite(held))) throw new Error(`release header: "${key}" holds ${String(held)}, which JSON does not keep`);
     return value;
   });
   return { text, roots };

@@ -232,6 +232,11 @@ describe("the request pipeline, in process", () => {
     // What JSON would not give back is refused when the compiler stores a header.
     const bytesOutsideRoots = { ...opened, genomes: [{ ...genomes[0], code: new Uint8Array(2) }] } as unknown as ReleaseHeader;
     expect(() => storedHeader(bytesOutsideRoots, packChunk)).toThrow(/"code" holds/);
+    // A Buffer too, which its toJSON would otherwise have written as an object.
+    const bufferOutsideRoots = { ...opened, genomes: [{ ...genomes[0], code: Buffer.from("ab") }] } as unknown as ReleaseHeader;
+    expect(() => storedHeader(bufferOutsideRoots, packChunk)).toThrow(/"code" holds/);
+    const notFinite = { ...opened, genomes: [{ ...genomes[0], taxonId: Number.NaN }] } as unknown as ReleaseHeader;
+    expect(() => storedHeader(notFinite, packChunk)).toThrow(/"taxonId" holds NaN/);
 
     // The header rewritten with its hash made to match, so that only its decoding can fail.
     const serving = (change: (header: Stored) => void): ReleaseStorage => {
