@@ -568,6 +568,12 @@ function hashCompilerSource(hash: ReturnType<typeof createHash>): void {
 const COMPILER = dirname(fileURLToPath(import.meta.url));
 const FORMAT = join(COMPILER, "..", "release-format");
 
+/**
+ * The one buffer input files are read through to be hashed: allocated once, not once a file
+ * (zeroing a fresh MiB for each of the ~8,000 files of 2,500 genomes took 1.0 s of the 3.5).
+ */
+let hashBuffer: Buffer | undefined;
+
 function hashPath(hash: ReturnType<typeof createHash>, path: string, root: string, keep: (file: string) => boolean = () => true): void {
   if (statSync(path).isDirectory()) {
     for (const name of readdirSync(path).sort()) hashPath(hash, join(path, name), root, keep);
@@ -576,7 +582,7 @@ function hashPath(hash: ReturnType<typeof createHash>, path: string, root: strin
   if (!keep(path)) return;
   hash.update(`file ${relative(root, path)}\n`);
   const fd = openSync(path, "r");
-  const buffer = Buffer.alloc(1 << 20);
+  const buffer = (hashBuffer ??= Buffer.allocUnsafe(1 << 20));
   try {
     for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
   } finally {
