@@ -67,14 +67,11 @@ export async function loadRelease(
   files: ReleaseFiles,
   options: { makeCurrent: boolean; concurrency?: number },
 ): Promise<LoadResult> {
-  const { manifestText, manifest, packs: hashes } = await releasePacks(files);
+  const { manifestText, manifest, packs: hashes, headerBytes } = await releasePacks(files);
   const { uploaded, bytesUploaded } = await uploadPacks(bucket, files, hashes, { concurrency: options.concurrency });
   await bucket.put(manifestKey(manifest.name), manifestText);
   // The pointer carries the manifest and the header (release-format/format.ts, CURRENT_RELEASE_KEY).
-  if (options.makeCurrent) {
-    const [pack, offset, length] = manifest.header;
-    await bucket.put(CURRENT_RELEASE_KEY, pointerBytes(manifestText, (await files.bytes(packKey(pack))).subarray(offset, offset + length)));
-  }
+  if (options.makeCurrent) await bucket.put(CURRENT_RELEASE_KEY, pointerBytes(manifestText, headerBytes));
   return { name: manifest.name, packs: hashes.length, uploaded, bytesUploaded };
 }
 
