@@ -10,7 +10,9 @@
  * every byte read is checked against a hash the manifest chain vouches for.
  */
 
-export const FORMAT_VERSION = 12;
+import type { PackedRows } from "./rows.js";
+
+export const FORMAT_VERSION = 13;
 
 /** Hex digits of the SHA-256 that name a pack and check a chunk (128 bits). */
 export const HASH_HEX_LENGTH = 32;
@@ -312,8 +314,14 @@ export interface TableRef<Row> {
  */
 export type RowChunk = [firstRow: number, pack: number, offset: number, length: number, hash: Uint8Array];
 
-/** Chunk content of a table: consecutive rows from `firstRow`. */
-export interface TableShard<Row> {
+/**
+ * Chunk content of a table: consecutive rows from `firstRow`, decoded with the chunk (`rows`) or
+ * packed apart and decoded one by one (`packed`, the proteins: release-format/rows.ts). Read
+ * them with rowOf and rowCount.
+ */
+export type TableShard<Row> = PlainShard<Row> | { firstRow: number; packed: PackedRows; readonly __row?: Row };
+/** A table chunk whose rows are decoded with it (every table's but the proteins'). */
+export interface PlainShard<Row> {
   firstRow: number;
   rows: Row[];
 }
@@ -382,9 +390,9 @@ export type BesideTable = (typeof BESIDE_TABLES)[number];
  * directory page listing that table's chunks that hold rows of these proteins (and no other),
  * checked like any page: the proteins chunk's hash vouches for them.
  */
-export interface ProteinShard extends TableShard<ProteinRow> {
+export type ProteinShard = TableShard<ProteinRow> & {
   beside: Record<BesideTable, DirectoryPage<number>>;
-}
+};
 
 export interface ProteinRow extends ProteinSummary {
   /** Family index of the protein's root HOG, 0 = none. */
@@ -487,9 +495,9 @@ export const MEMBER_SLICE = 512;
  * content of every GO term they cite (sorted by id), so a protein's GO answer needs no lookup
  * in the `goTerms` index, whose leaves its terms would scatter over.
  */
-export interface AnnotationShard extends TableShard<AnnotationRow> {
+export type AnnotationShard = TableShard<AnnotationRow> & {
   goTerms: KeyIndexLeaf<GoTerm>;
-}
+};
 
 /** Cross-references, GO annotations and domains of one protein. */
 export interface AnnotationRow {

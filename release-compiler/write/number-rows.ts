@@ -8,7 +8,7 @@
  * for numbers exactly (with records on: fixints below 0x40 only, integers beyond 32 bits and
  * fractions as float64), and test/compiler/number-rows.test.ts holds it to msgpackr's bytes.
  */
-import type { TableShard } from "../../release-format/format.js";
+import type { PlainShard } from "../../release-format/format.js";
 import { GrowingBytes } from "./growing.js";
 import { packChunk } from "./packs.js";
 
@@ -103,7 +103,7 @@ export function writeNumber(bytes: Uint8Array, view: DataView, at: number, value
 
 /** The bytes of `{ firstRow, rows }` up to its rows, which packChunk writes last. */
 function shardHead(firstRow: number): Uint8Array {
-  const empty = packChunk({ firstRow, rows: [] } satisfies TableShard<unknown>);
+  const empty = packChunk({ firstRow, rows: [] } satisfies PlainShard<unknown>);
   if (empty[empty.length - 1] !== 0x90) throw new Error("number rows: a shard's rows are not the last thing msgpackr writes");
   return empty.subarray(0, empty.length - 1);
 }

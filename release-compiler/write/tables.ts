@@ -5,7 +5,8 @@
  * larger than the target is a chunk of its own. The proteins and the hash indexes are slotted
  * trees instead (release-format/slots.ts): a fixed count of rows or one bucket a chunk.
  */
-import type { HashIndexRef, KeyIndexLeaf, RowChunk, TableRef, TableShard } from "../../release-format/format.js";
+import type { HashIndexRef, KeyIndexLeaf, PlainShard, RowChunk, TableRef, TableShard } from "../../release-format/format.js";
+import { packRows } from "../../release-format/rows.js";
 import { bucketOf } from "../../release-format/slots.js";
 import { rowChunkCovering } from "../../release-format/directory.js";
 import { LAYOUT } from "./layout.js";
@@ -30,9 +31,10 @@ export function writeTable<Row>(
 /**
  * Writes rows 0..count-1 as a slotted tree (release-format/slots.ts) of `rowsPerChunk` rows a
  * chunk: a row's chunk is found by arithmetic, with no directory page to read (the proteins,
- * which every protein's answer starts from).
+ * which every protein's answer starts from). Their rows are packed apart (release-format/rows.ts),
+ * read one by one: an answer wants one row of a chunk or a few.
  */
-export function writeSlottedTable<Row>(
+export function writeSlottedTable<Row extends object>(
   packs: PackWriter,
   count: number,
   rowsPerChunk: number,
@@ -42,7 +44,7 @@ export function writeSlottedTable<Row>(
   const tree = packs.slottedTree(rowsPerChunk, Math.ceil(count / rowsPerChunk));
   for (let first = 0; first < count; first += rowsPerChunk) {
     const rows = Array.from({ length: Math.min(rowsPerChunk, count - first) }, (_, k) => rowAt(first + k));
-    tree.add(first, { firstRow: first, rows, ...chunkExtra?.(rows) });
+    tree.add(first, { firstRow: first, packed: packRows(rows), ...chunkExtra?.(rows) } satisfies TableShard<Row>);
   }
   return { rows: count, tree: tree.finish() };
 }
@@ -145,7 +147,7 @@ export function rowChunkTableWriter<Row>(packs: PackWriter, chunkBytes: number) 
  * own (one genome's relations, on a worker thread) ends its last chunk there.
  */
 export function chunkCutter<Row>(
-  chunk: (shard: TableShard<Row>) => void,
+  chunk: (shard: PlainShard<Row>) => void,
   chunkBytes: number,
   sizeOf: (row: Row) => number = (row) => packChunk(row).length,
   chunkExtra?: (rows: Row[]) => object,

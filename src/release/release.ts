@@ -29,6 +29,7 @@ import {
   type TableShard,
 } from "../../release-format/format.js";
 import { openedHeader } from "../../release-format/header.js";
+import { rowCount, rowRange } from "../../release-format/rows.js";
 
 /** The row type of a table. */
 type RowOf<T> = T extends TableRef<infer Row> ? Row : never;
@@ -178,6 +179,24 @@ async function openManifestFile(storage: ReleaseStorage, name: string, file: Man
   return { ...named, ...openedHeader(opened, (what) => unavailable(`Release ${name} is corrupt: ${what}.`)) };
 }
 
+/**
+ * Row r of a chunk whose hash was checked, undefined past its rows: a row packed apart that does
+ * not decode is a compiler's fault, answered as corrupt data (503), never a crash.
+ */
+function rowOf<Row>(shard: TableShard<Row>, r: number): Row | undefined {
+  return rowsIn(shard, r, r + 1)[0];
+}
+
+/** Rows [from, to) of a chunk whose hash was checked (clipped to its rows), as rowOf. */
+function rowsIn<Row>(shard: TableShard<Row>, from: number, to: number): Row[] {
+  try {
+    return rowRange(shard, from, to);
+  } catch (error) {
+    console.error(`rows ${shard.firstRow + from}..${shard.firstRow + to - 1}: undecodable`, error);
+    throw unavailable(`Release data is corrupt (rows from ${shard.firstRow + Math.max(0, from)} do not decode); try again shortly.`);
+  }
+}
+
 /** Lookup structures derived from a manifest, computed once per isolate. */
 const derived = new WeakMap<Manifest, { starts: number[]; levelByName: Map<string, number> }>();
 function derivedOf(manifest: Manifest) {
@@ -261,7 +280,14 @@ export function releaseView(storage: ReleaseStorage, cache: BlobCache, manifest:
     const out = new Map<number, Row>();
     for (let k = 0; k < list.length; k += ROWS_AT_WAVE) {
       for (const shard of (await chunks(list.slice(k, k + ROWS_AT_WAVE))) as Array<TableShard<Row>>) {
-        for (let r = 0; r < shard.rows.length; r++) if (want.has(shard.firstRow + r)) out.set(shard.firstRow + r, shard.rows[r]);
+        // Each run of wanted rows decoded at once (rows packed apart are decoded as asked for).
+        for (let r = 0, n = rowCount(shard); r < n; r++) {
+          if (!want.has(shard.firstRow + r)) continue;
+          let end = r + 1;
+          while (end < n && want.has(shard.firstRow + end)) end++;
+          rowsIn(shard, r, end).forEach((row, k) => out.set(shard.firstRow + r + k, row));
+          r = end;
+        }
       }
     }
     return out;
@@ -301,14 +327,15 @@ export function releaseView(storage: ReleaseStorage, cache: BlobCache, manifest:
     },
     async row(table, index) {
       const found = await chunkAt<TableShard<never>, number>(table.tree, index);
-      if (!found || index >= table.rows) throw unavailable(`Row ${index} is outside its table; the release is inconsistent.`);
-      return found.value.rows[index - found.value.firstRow];
+      const row = found && index < table.rows ? rowOf(found.value, index - found.value.firstRow) : undefined;
+      if (row === undefined) throw unavailable(`Row ${index} is outside its table; the release is inconsistent.`);
+      return row;
     },
     async rowIn(table, index, at) {
       if (!at) return this.row(table, index);
       const ref = rowChunkRef(table, at);
       const shard = ref && (await chunk<TableShard<never>>(ref));
-      const row = shard && shard.firstRow === at[0] ? shard.rows[index - shard.firstRow] : undefined;
+      const row = shard && shard.firstRow === at[0] ? rowOf(shard, index - shard.firstRow) : undefined;
       if (row === undefined) throw unavailable(`Row ${index} is not in the chunk named for it; the release is inconsistent.`);
       return row;
     },
@@ -324,7 +351,7 @@ export function releaseView(storage: ReleaseStorage, cache: BlobCache, manifest:
     async rowBeside(name, entry, index) {
       const found = index < manifest.tables[name].rows ? await this.locateBeside(name, entry, index) : undefined;
       const shard = found && (await chunk<TableShard<never>>(found.ref));
-      const row = shard?.rows[index - shard.firstRow];
+      const row = shard && rowOf(shard, index - shard.firstRow);
       if (row === undefined) throw unavailable(`Row ${index} of ${name} is not beside protein ${entry}; the release is inconsistent.`);
       return row;
     },
@@ -367,8 +394,7 @@ export function releaseView(storage: ReleaseStorage, cache: BlobCache, manifest:
             const shard = loaded[k]!;
             // Let a long walk (a download) hold no more than the batch it is in.
             loaded[k] = undefined;
-            const end = Math.min(to, shard.firstRow + shard.rows.length);
-            for (let i = Math.max(from, shard.firstRow); i < end; i++) yield shard.rows[i - shard.firstRow];
+            yield* rowsIn(shard, from - shard.firstRow, to - shard.firstRow);
           }
           loaded = await batch();
         }

@@ -10,7 +10,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LAYOUT } from "../../release-compiler/write/layout.js";
 import { tableWriter, writeHashIndex, writeHashIndexOfPairs, writeSlottedTable, writeTable } from "../../release-compiler/write/tables.js";
-import { packKey, type KeyIndexLeaf, type Manifest, type TableShard } from "../../release-format/format.js";
+import { packKey, type KeyIndexLeaf, type Manifest, type PlainShard, type TableShard } from "../../release-format/format.js";
+import { rowCount, rowOf } from "../../release-format/rows.js";
 import { bucketOf } from "../../release-format/slots.js";
 import { createBlobCache } from "../../src/release/blob-cache.js";
 import { fetchChunks } from "../../src/release/chunks.js";
@@ -32,7 +33,7 @@ describe("tableWriter", () => {
     expect(table.rows).toBe(count);
     expect(table.finish()).toEqual(ref);
     expect(ref.rows).toBe(count);
-    const chunks = whole.chunks<TableShard<{ r: number; pad: string }>, number>(ref.tree);
+    const chunks = whole.chunks<PlainShard<{ r: number; pad: string }>, number>(ref.tree);
     expect(streamed.chunks(ref.tree).map((c) => c.value)).toEqual(chunks.map((c) => c.value));
 
     // Row order kept, no row split or repeated: the chunks' rows are rows 0..count-1, each chunk
@@ -71,7 +72,7 @@ const storageOver = (dir: string): ReleaseStorage => ({
 });
 
 describe("writeSlottedTable", () => {
-  const rowAt = (r: number) => ({ r, pad: "x".repeat(r === 29 ? 900 : (r * 7) % 45) });
+  const rowAt = (r: number) => ({ r, pad: "x".repeat(r === 29 ? 900 : (r * 7) % 45), ...(r % 3 ? { odd: r % 2 === 1 } : {}) });
   /** The table of `count` rows, `perChunk` a chunk, with roots of at most `roots` runs. */
   function slotted(count: number, perChunk: number, roots: number) {
     const saved = LAYOUT.slottedRootRuns;
@@ -99,8 +100,13 @@ describe("writeSlottedTable", () => {
       read.forEach(({ start, value }, k) => {
         expect(start).toBe(k * perChunk);
         expect(value.firstRow).toBe(k * perChunk);
-        expect(value.rows).toEqual(Array.from({ length: Math.min(perChunk, count - k * perChunk) }, (_, i) => rowAt(k * perChunk + i)));
-        expect(value.extra).toBe(value.rows.length);
+        // Packed apart (release-format/rows.ts): each row decoded alone, a field some rows lack absent from theirs.
+        expect("packed" in value && !("rows" in value), label).toBe(true);
+        const rows = Array.from({ length: rowCount(value) }, (_, i) => rowOf(value, i));
+        expect(rows).toEqual(Array.from({ length: Math.min(perChunk, count - k * perChunk) }, (_, i) => rowAt(k * perChunk + i)));
+        for (const row of rows) expect(Object.keys(row!), label).toEqual(Object.keys(rowAt(row!.r)));
+        expect(rowOf(value, rows.length)).toBeUndefined();
+        expect(value.extra).toBe(rows.length);
       });
       // Slots of one run are equal and follow each other: the run is one range.
       for (let i = 0; i < table.tree.root.starts.length; i++) {
@@ -115,6 +121,29 @@ describe("writeSlottedTable", () => {
       expect(whole).toEqual(read.map((c) => c.value));
       for (const [k, ref] of refs.entries()) expect((await fetchChunks(storage, [ref]))[0]).toEqual(read[k].value);
     }
+  });
+
+  it("reads rows packed apart one by one, in runs and as a walk; a packed row that does not decode is a 503", async () => {
+    const { packs, table } = slotted(100, 8, 4);
+    const view = () => releaseView(storageOver(packs.dir), createBlobCache(), { tables: { t: table }, genomes: [], taxonomy: { names: [] } } as unknown as Manifest);
+    const release = view();
+    for (const r of [0, 7, 8, 29, 99]) expect(await release.row(table, r)).toEqual(rowAt(r));
+    await expect(release.row(table, 100)).rejects.toMatchObject({ status: 503 });
+    // Scattered and adjacent rows (a run decoded at once), across chunks.
+    const wanted = [3, 4, 5, 6, 7, 8, 9, 40, 42, 97, 98, 99];
+    expect([...(await view().rowsAt(table, wanted))].sort((a, b) => a[0] - b[0])).toEqual(wanted.map((r) => [r, rowAt(r)]));
+    const walked: unknown[] = [];
+    for await (const row of await view().rows(table, 5, 91)) walked.push(row);
+    expect(walked).toEqual(Array.from({ length: 86 }, (_, k) => rowAt(5 + k)));
+
+    // A chunk whose hash is right but whose second row is not msgpack (a compiler's fault).
+    const bad = tempPacks();
+    const tree = bad.slottedTree(2, 1);
+    tree.add(0, { firstRow: 0, packed: { fields: ["r"], ends: [2, 4], bytes: Uint8Array.of(0x91, 0x00, 0xc1, 0xc1) } });
+    const broken = { rows: 2, tree: tree.finish() };
+    const badView = releaseView(storageOver(bad.dir), createBlobCache(), { tables: { t: broken }, genomes: [], taxonomy: { names: [] } } as unknown as Manifest);
+    expect(await badView.row(broken, 0)).toEqual({ r: 0 });
+    await expect(badView.row(broken, 1)).rejects.toMatchObject({ status: 503, message: expect.stringContaining("do not decode") });
   });
 
   it("answers a changed byte anywhere in a slot's chunk or path with a 503, in the worker and in the test's reader", async () => {
