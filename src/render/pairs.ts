@@ -40,7 +40,7 @@ async function pairContext(release: Release, rows: PairRow[], sources: string[] 
 /** Pair items of the JSON list: both proteins' summaries (with `xrefs`), type, distance, score, shared group. */
 export async function pairItems(release: Release, links: Links, rows: PairRow[], sources?: string[]) {
   const { summaries, xrefsOf, sharedGroup } = await pairContext(release, rows, sources);
-  const side = (entry: number) => ({ ...proteinSummary(release, links, summaries.get(entry)!), xrefs: xrefsOf(entry) });
+  const side = (entry: number) => Object.assign(proteinSummary(release, links, summaries.get(entry)!), { xrefs: xrefsOf(entry) });
   return rows.map((r) => ({
     entry_1: side(r[0]),
     entry_2: side(r[1]),

@@ -49,14 +49,13 @@ export function goItems(release: Release, p: ProteinSummary, a: AnnotationRow, t
 /** An isoform: the protein summary whose `locus` is its exons (strand of the gene), plus `nr_exons`. */
 export function isoformItem(release: Release, links: Links, p: ProteinRow) {
   const strand = p.locus[2];
-  return {
-    ...proteinSummary(release, links, p),
+  return Object.assign(proteinSummary(release, links, p), {
     locus: p.exons.map(([start, end]) => ({ start, end, strand })),
     nr_exons: p.exons.length,
-  };
+  });
 }
 
 /** A HOG-derived ortholog: the partner's summary and the relation type from the query's side. */
 export function hogOrthologItem(release: Release, links: Links, partner: ProteinSummary, o: HogOrtholog) {
-  return { ...proteinSummary(release, links, partner), rel_type: o.relType };
+  return Object.assign(proteinSummary(release, links, partner), { rel_type: o.relType });
 }

@@ -63,12 +63,8 @@ const orthologKeep =
     isOrthologType(t) && (relType < 0 || t === relType) && (!targets || targets(release.genomeOfEntry(partner)));
 
 /** An ortholog as the orthologs endpoint lists it. */
-const orthologItem = (release: Release, links: Links, { relation: [, t, distance, score], partner }: RelationWithPartner) => ({
-  ...proteinSummary(release, links, partner),
-  rel_type: REL_TYPES[t],
-  distance,
-  score,
-});
+const orthologItem = (release: Release, links: Links, { relation: [, t, distance, score], partner }: RelationWithPartner) =>
+  Object.assign(proteinSummary(release, links, partner), { rel_type: REL_TYPES[t], distance, score });
 
 /** A protein's ortholog relations that the filters keep, with their partners' summaries. */
 const orthologRelations = async (release: Release, protein: ProteinRow, filters: OrthologFilters) =>
