@@ -316,11 +316,11 @@ export type RowChunk = [firstRow: number, pack: number, offset: number, length: 
 
 /**
  * Chunk content of a table: consecutive rows from `firstRow`, decoded with the chunk (`rows`) or
- * packed apart and decoded one by one (`packed`, the proteins: release-format/rows.ts). Read
- * them with rowOf and rowCount.
+ * packed apart and decoded one by one (`packed`: the proteins, sequences, annotations and
+ * family GO terms; release-format/rows.ts). Read them with rowOf, rowRange and rowCount.
  */
 export type TableShard<Row> = PlainShard<Row> | { firstRow: number; packed: PackedRows; readonly __row?: Row };
-/** A table chunk whose rows are decoded with it (every table's but the proteins'). */
+/** A table chunk whose rows are decoded with it (the tables whose rows are not packed apart). */
 export interface PlainShard<Row> {
   firstRow: number;
   rows: Row[];

@@ -2,9 +2,10 @@
  * A table chunk's rows, as its reader sees them: either decoded with the chunk (`rows`, most
  * tables) or packed apart (`packed`), each row its own msgpack value, decoded when it is asked
  * for. The compiler packs apart the rows of the tables whose chunks are read for one row of many
- * (the proteins: a protein's answer, a bulk retrieve of scattered ids), so that decoding follows
- * the rows an answer needs rather than the chunk it sits in: a proteins chunk decoded whole
- * costs ~50–90 µs (64 rows, ~11 kB), a bulk retrieve of 1,000 scattered ids ~800 of them.
+ * (the proteins, their sequences and annotations, the families' GO terms: FORMAT.md, "Rows
+ * packed apart"), so that decoding follows the rows an answer needs rather than the chunk they
+ * sit in: a proteins chunk decoded whole costs ~50–90 µs (64 rows, ~11 kB), and a bulk retrieve
+ * of 1,000 scattered ids reads ~800 of them.
  *
  * A packed row is the tuple of the chunk's `fields` in order (a field a row lacks is
  * `undefined`, and stays absent from the decoded row), packed without records: the field

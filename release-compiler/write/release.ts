@@ -206,12 +206,14 @@ export const ANNOTATION_TABLES_STAGE = "write annotation and peptide tables";
  */
 export function writeAnnotationTables({ b, packs, stage, derived }: WriteContext) {
   const p = b.proteins;
-  const annotations = writeTable(packs, p.count, LAYOUT.annotationsChunkBytes, (i) => b.annotations.rowAt(i), undefined, (rows) =>
-    citedGoTerms(rows, b.annotations.goTerms),
-  );
+  // Packed apart: a protein's cross-references, GO annotations or domains are one row of ~85 a chunk.
+  const annotations = writeTable(packs, p.count, LAYOUT.annotationsChunkBytes, (i) => b.annotations.rowAt(i), {
+    chunkExtra: (rows) => citedGoTerms(rows, b.annotations.goTerms),
+    apart: true,
+  });
   const sequences = openSequences(p.sequenceFile, derived);
   try {
-    const peptides = writeTable<string>(packs, p.count, LAYOUT.peptidesChunkBytes, (i) => sequences.get(i + 1), (s) => s.length + 3);
+    const peptides = writeTable<string>(packs, p.count, LAYOUT.peptidesChunkBytes, (i) => sequences.get(i + 1), { sizeOf: (s) => s.length + 3 });
     stage.done(ANNOTATION_TABLES_STAGE);
     return { annotations, peptides };
   } finally {
@@ -314,7 +316,8 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
   const { pairStart, pairCount, withRelations } = related;
   const inFamilies = genesSharingFamilies(b.families, genomeOf, b.species.length);
   const pairDirectory = writeTable<GenomePairRow>(packs, pairStart.length, LAYOUT.pairDirectoryChunkBytes, (k) => [pairStart[k], pairCount[k], inFamilies[k], withRelations[k]]);
-  const familyGo = writeTable<FamilyGo>(packs, b.families.length, LAYOUT.familyGoChunkBytes, (f) => familyGoRow(b.families[f], b.annotations));
+  // Packed apart: a HOG's GO terms are one family's row of ~100 a chunk.
+  const familyGo = writeTable<FamilyGo>(packs, b.families.length, LAYOUT.familyGoChunkBytes, (f) => familyGoRow(b.families[f], b.annotations), { apart: true });
   // Optional: only releases with gene trees have the table, so every other release stays as it was.
   let geneTrees: TableRef<GeneTreeRow> | undefined;
   if (b.geneTrees) {

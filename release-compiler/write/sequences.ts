@@ -19,7 +19,8 @@ export async function writeSequences(
   readCdna: ((take: (cdna: string[]) => void) => Promise<void>) | undefined,
   chunkBytes: number,
 ): Promise<TableRef<SequenceRow>> {
-  const table = tableWriter<SequenceRow>(packs, chunkBytes, (row) => row.sequence.length + row.cdna.length + 24);
+  // Packed apart: a protein's answer reads one row of the ~10 a chunk, a bulk retrieve one of each of hundreds.
+  const table = tableWriter<SequenceRow>(packs, chunkBytes, { sizeOf: (row) => row.sequence.length + row.cdna.length + 24, apart: true });
   const writeGenome = (g: number, cdna: string[]) => {
     const first = t.genomeFirstEntry[g];
     for (let e = first; e < first + t.genomeSize[g]; e++) table.push({ sequence: sequences.get(e), cdna: cdna[e - first] ?? "" });

@@ -15,18 +15,31 @@ import { stringOrder } from "./string-order.js";
 import { keyReader, type Keys } from "../collections.js";
 
 /** Writes rows 0..count-1 in chunks of about `chunkBytes`; a row is built only when it is written. */
-export function writeTable<Row>(
-  packs: PackWriter,
-  count: number,
-  chunkBytes: number,
-  rowAt: (row: number) => Row,
-  sizeOf?: (row: Row) => number,
-  chunkExtra?: (rows: Row[]) => object,
-): TableRef<Row> {
-  const table = tableWriter<Row>(packs, chunkBytes, sizeOf, chunkExtra);
+export function writeTable<Row>(packs: PackWriter, count: number, chunkBytes: number, rowAt: (row: number) => Row, options: TableOptions<Row> = {}): TableRef<Row> {
+  const table = tableWriter<Row>(packs, chunkBytes, options);
   for (let r = 0; r < count; r++) table.push(rowAt(r));
   return table.finish();
 }
+
+/** How a table's chunks are cut and written (tableWriter). */
+export interface TableOptions<Row> {
+  /**
+   * A row's packed bytes, estimated where packing each row twice would cost (millions of
+   * pairs); by default rows are measured.
+   */
+  sizeOf?: (row: Row) => number;
+  /** Fields a chunk adds from its rows (the GO terms an annotations chunk cites). */
+  chunkExtra?: (rows: Row[]) => object;
+  /**
+   * Rows packed apart (release-format/rows.ts), each decoded when it is read: for the tables
+   * read for one row of many, whose rows are records (objects) without nested records (a
+   * nested object's keys would be written once a row).
+   */
+  apart?: boolean;
+}
+
+/** A chunk with its rows packed apart, its other fields as they were. */
+const packedApart = <Row extends object>({ firstRow, rows, ...extra }: PlainShard<Row>): TableShard<Row> => ({ firstRow, packed: packRows(rows), ...extra });
 
 /**
  * Writes rows 0..count-1 as a slotted tree (release-format/slots.ts) of `rowsPerChunk` rows a
@@ -44,7 +57,7 @@ export function writeSlottedTable<Row extends object>(
   const tree = packs.slottedTree(rowsPerChunk, Math.ceil(count / rowsPerChunk));
   for (let first = 0; first < count; first += rowsPerChunk) {
     const rows = Array.from({ length: Math.min(rowsPerChunk, count - first) }, (_, k) => rowAt(first + k));
-    tree.add(first, { firstRow: first, packed: packRows(rows), ...chunkExtra?.(rows) } satisfies TableShard<Row>);
+    tree.add(first, packedApart({ firstRow: first, rows, ...chunkExtra?.(rows) }));
   }
   return { rows: count, tree: tree.finish() };
 }
@@ -56,19 +69,11 @@ interface TableWriter<Row> {
   finish(): TableRef<Row>;
 }
 
-/**
- * `sizeOf` estimates a row's packed bytes where packing each row twice would cost (millions of
- * pairs); by default rows are measured. `chunkExtra` adds fields to a chunk from its rows (the
- * GO terms an annotations chunk cites).
- */
-export function tableWriter<Row>(
-  packs: PackWriter,
-  chunkBytes: number,
-  sizeOf?: (row: Row) => number,
-  chunkExtra?: (rows: Row[]) => object,
-): TableWriter<Row> {
+/** Rows written in chunks of about `chunkBytes` as they are pushed (TableOptions: how). */
+export function tableWriter<Row>(packs: PackWriter, chunkBytes: number, { sizeOf, chunkExtra, apart = false }: TableOptions<Row> = {}): TableWriter<Row> {
   const tree = packs.tree<number>();
-  const cutter = chunkCutter<Row>((shard) => tree.add(shard.firstRow, shard), chunkBytes, sizeOf, chunkExtra);
+  const write = (shard: PlainShard<Row>) => tree.add(shard.firstRow, apart ? packedApart(shard as PlainShard<Row & object>) : shard);
+  const cutter = chunkCutter<Row>(write, chunkBytes, sizeOf, chunkExtra);
   return {
     push: (row) => cutter.push(row),
     get rows() {

@@ -57,7 +57,7 @@ export function writeXrefSearch(
       const at = rows.order[r];
       return [rows.id.at(at), sourceCode.get(rows.source.at(at))!, rows.entry[at], rows.seqMatch[at]];
     },
-    (row) => row[0].length + 10,
+    { sizeOf: (row) => row[0].length + 10 },
   );
   const grams = gramPostings(rows.order.length, (r) => rows.lower.at(rows.order[r]), layout);
   return { maxHits: layout.maxHits, maxGram: layout.maxGram, sources, rows: table, grams: writeGramLeaves(packs, grams, layout.leafBytes) };

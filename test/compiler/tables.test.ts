@@ -61,6 +61,27 @@ describe("tableWriter", () => {
     // The row larger than the target is a chunk alone.
     expect(chunks.filter((c) => c.value.rows.some((row) => row.r === 17)).map((c) => c.value.rows.map((row) => row.r))).toEqual([[17]]);
   });
+
+  it("packs a table's rows apart when asked (apart): the same chunks, each row read alone through the worker", async () => {
+    const target = 100;
+    const rowAt = (r: number) => ({ r, pad: "x".repeat(r === 17 ? 300 : (r * 7) % 45), ...(r % 4 ? { tag: `t${r}` } : {}) });
+    const count = 40;
+    const plain = tempPacks();
+    const apart = tempPacks();
+    const extra = (rows: Array<{ r: number }>) => ({ first: rows[0].r });
+    const plainRef = writeTable(plain, count, target, rowAt, { chunkExtra: extra });
+    const apartRef = writeTable(apart, count, target, rowAt, { chunkExtra: extra, apart: true });
+    const plainChunks = plain.chunks<PlainShard<ReturnType<typeof rowAt>> & { first: number }, number>(plainRef.tree);
+    const apartChunks = apart.chunks<TableShard<ReturnType<typeof rowAt>> & { first: number }, number>(apartRef.tree);
+    // Cut where the plain table is cut, its extra fields kept; each chunk's rows packed apart.
+    expect(apartChunks.map((c) => [c.start, c.value.first, rowCount(c.value)])).toEqual(plainChunks.map((c) => [c.start, c.value.first, c.value.rows.length]));
+    for (const { value } of apartChunks) expect("packed" in value && !("rows" in value)).toBe(true);
+    const view = releaseView(storageOver(apart.dir), createBlobCache(), { tables: { t: apartRef }, genomes: [], taxonomy: { names: [] } } as unknown as Manifest);
+    for (const r of [0, 16, 17, 18, 39]) expect(await view.row(apartRef, r)).toEqual(rowAt(r));
+    const walked: unknown[] = [];
+    for await (const row of await view.rows(apartRef, 0, count)) walked.push(row);
+    expect(walked).toEqual(Array.from({ length: count }, (_, r) => rowAt(r)));
+  });
 });
 
 /** A byte-level reader of a temp folder's packs, as the worker's storage. */
