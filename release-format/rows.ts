@@ -31,6 +31,8 @@ export function packRows(rows: object[]): PackedRows {
   const fields: string[] = [];
   const known = new Set<string>();
   for (const row of rows) {
+    // A string's or an array's keys are its indexes: such rows decode natively, whole, and are not packed apart.
+    if (row === null || typeof row !== "object" || Array.isArray(row)) throw new TypeError(`rows packed apart are records, not ${Array.isArray(row) ? "arrays" : typeof row}`);
     for (const key of Object.keys(row)) {
       if (!known.has(key)) {
         known.add(key);

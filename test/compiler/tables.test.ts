@@ -81,6 +81,9 @@ describe("tableWriter", () => {
     const walked: unknown[] = [];
     for await (const row of await view.rows(apartRef, 0, count)) walked.push(row);
     expect(walked).toEqual(Array.from({ length: count }, (_, r) => rowAt(r)));
+    // Only records are packed apart: a table of strings or tuples is refused, not written as their indexes.
+    expect(() => writeTable(tempPacks(), 3, target, (r) => `row ${r}`, { apart: true })).toThrow(/records, not string/);
+    expect(() => writeTable(tempPacks(), 3, target, (r) => [r, r], { apart: true })).toThrow(/records, not arrays/);
   });
 });
 
