@@ -386,42 +386,41 @@ export async function serveMix(release: Release, manifest: Manifest, targets: nu
 // ---------------------------------------------------------------------------------------------
 // Measuring
 
-/** The floor: each request answered with its pre-rendered body, one R2 read (key from X-Mix-Key). */
-export const FLOOR_WORKER = `export default {
-  async fetch(request, env) {
-    const key = request.headers.get("X-Mix-Key");
-    if (request.body) await request.arrayBuffer(); // as the worker reads a POST body
-    const object = key === null ? null : await env.RELEASES.get("floor/" + key);
-    if (object === null) return new Response("no pre-rendered answer", { status: 404 });
-    return new Response(object.body, {
-      status: Number(object.customMetadata.status),
-      headers: { "Content-Type": object.httpMetadata.contentType || "application/octet-stream" },
-    });
-  },
-};`;
-
 /**
- * The floor with an edge cache's duties, as our worker has them: each request looked up in the
- * Cache API first (keyed by its mix key, so POSTs too), and a miss stored after it is answered.
- * Cold, every lookup misses: what separates it from the floor is the Cache API's cost.
+ * A floor worker: each request answered with its pre-rendered body, one R2 read (key from
+ * X-Mix-Key). `cached`: with an edge cache's duties, as our worker has them, each request looked
+ * up in the Cache API first (keyed by its mix key, so POSTs too) and a miss stored after it is
+ * answered; cold, every lookup misses, so what separates it from the plain floor is the Cache
+ * API's cost.
  */
-export const CACHED_FLOOR_WORKER = `export default {
-  async fetch(request, env, ctx) {
-    const key = request.headers.get("X-Mix-Key");
-    if (request.body) await request.arrayBuffer();
+function floorWorker({ cached }: { cached: boolean }): string {
+  const lookup = cached
+    ? `
     const cacheKey = new Request("https://floor-cache.invalid/" + key);
     const hit = await caches.default.match(cacheKey);
-    if (hit) return hit;
+    if (hit) return hit;`
+    : "";
+  const store = cached ? `
+    if (response.status === 200) ctx.waitUntil(caches.default.put(cacheKey, response.clone()));` : "";
+  return `export default {
+  async fetch(request, env, ctx) {
+    const key = request.headers.get("X-Mix-Key");
+    if (request.body) await request.arrayBuffer(); // as the worker reads a POST body${lookup}
     const object = key === null ? null : await env.RELEASES.get("floor/" + key);
     if (object === null) return new Response("no pre-rendered answer", { status: 404 });
     const response = new Response(object.body, {
       status: Number(object.customMetadata.status),
-      headers: { "Content-Type": object.httpMetadata.contentType || "application/octet-stream", "Cache-Control": "public, max-age=300" },
-    });
-    if (response.status === 200) ctx.waitUntil(caches.default.put(cacheKey, response.clone()));
+      headers: { "Content-Type": object.httpMetadata.contentType || "application/octet-stream"${cached ? `, "Cache-Control": "public, max-age=300"` : ""} },
+    });${store}
     return response;
   },
 };`;
+}
+
+/** The floor (floorWorker). */
+export const FLOOR_WORKER = floorWorker({ cached: false });
+/** The cached floor (floorWorker): the floor plus the Cache API lookup and store our worker does. */
+export const CACHED_FLOOR_WORKER = floorWorker({ cached: true });
 
 const mixKey = (_: MixRequest, index: number) => ({ "X-Mix-Key": String(index) });
 

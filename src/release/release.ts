@@ -29,7 +29,7 @@ import {
   type TableShard,
 } from "../../release-format/format.js";
 import { openedHeader } from "../../release-format/header.js";
-import { rowCount, rowRange } from "../../release-format/rows.js";
+import { rowCount, rowOf as decodedRow, rowRange } from "../../release-format/rows.js";
 
 /** The row type of a table. */
 type RowOf<T> = T extends TableRef<infer Row> ? Row : never;
@@ -179,20 +179,18 @@ async function openManifestFile(storage: ReleaseStorage, name: string, file: Man
   return { ...named, ...openedHeader(opened, (what) => unavailable(`Release ${name} is corrupt: ${what}.`)) };
 }
 
-/**
- * Row r of a chunk whose hash was checked, undefined past its rows: a row packed apart that does
- * not decode is a compiler's fault, answered as corrupt data (503), never a crash.
- */
-function rowOf<Row>(shard: TableShard<Row>, r: number): Row | undefined {
-  return rowsIn(shard, r, r + 1)[0];
-}
+/** Row r of a chunk whose hash was checked, undefined past its rows (release-format/rows.ts). */
+const rowOf = <Row>(shard: TableShard<Row>, r: number): Row | undefined => decoding(shard, r, () => decodedRow(shard, r));
 
-/** Rows [from, to) of a chunk whose hash was checked (clipped to its rows), as rowOf. */
-function rowsIn<Row>(shard: TableShard<Row>, from: number, to: number): Row[] {
+/** Rows [from, to) of a chunk whose hash was checked, clipped to its rows (release-format/rows.ts). */
+const rowsIn = <Row>(shard: TableShard<Row>, from: number, to: number): Row[] => decoding(shard, from, () => rowRange(shard, from, to));
+
+/** A row packed apart that does not decode is a compiler's fault: answered as corrupt data (503), never a crash. */
+function decoding<T>(shard: TableShard<unknown>, from: number, decode: () => T): T {
   try {
-    return rowRange(shard, from, to);
+    return decode();
   } catch (error) {
-    console.error(`rows ${shard.firstRow + from}..${shard.firstRow + to - 1}: undecodable`, error);
+    console.error(`rows from ${shard.firstRow + Math.max(0, from)}: undecodable`, error);
     throw unavailable(`Release data is corrupt (rows from ${shard.firstRow + Math.max(0, from)} do not decode); try again shortly.`);
   }
 }
