@@ -22,6 +22,7 @@ import { openReleaseFolder, readManifestFile } from "../release-compiler/local/f
 import { readStageLines } from "../release-compiler/stages.js";
 import { COMPILER_NODE_FLAGS } from "../release-compiler/task-processes.js";
 import { compileScratch, runMeasured } from "./measured-run.js";
+import { coreScaling, type CoreScaling } from "./cores.js";
 import { releaseSize } from "./release-size.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -116,13 +117,15 @@ export async function compileBenchmark(log: (line: string) => void): Promise<Com
   // The largest again, side by side: one job, twice the budget, and the earlier compilers (each into its own folder, compared, removed).
   const sideBySide: Measurement[] = [largest];
   const same: boolean[] = [];
+  // What two threads of this machine give at all, measured beside the compiles (bench/cores.ts).
+  const cores = await coreScaling(5, log);
   for (const compiler of [{ jobs: 1 }, { jobs: 2, memory: AMPLE_MEMORY }, "before", "at filing"] as const) {
     const m = await measureCompile(largestSize, input, compiler, log);
     same.push(sameRelease(largest.dir, m.dir));
     rmSync(m.dir, { recursive: true, force: true });
     sideBySide.push(m);
   }
-  return { markdown: `${report(results, sideBySide, same)}\n\n${await alignJobsBenchmark(log)}`, largest };
+  return { markdown: `${report(results, sideBySide, same, cores)}\n\n${await alignJobsBenchmark(log)}`, largest };
 }
 
 /** The `--align-pairs` input: every pair is aligned, so a small release (~5k proteins) is work enough. */
@@ -269,7 +272,7 @@ function sameRelease(a: string, b: string): boolean {
   return readFileSync(resolve(a, "manifest.json")).equals(readFileSync(resolve(b, "manifest.json")));
 }
 
-function report(results: Measurement[], sideBySide: Measurement[], same: boolean[]): string {
+function report(results: Measurement[], sideBySide: Measurement[], same: boolean[], cores: CoreScaling[]): string {
   const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
   const row = (m: Measurement) =>
     `| ${m.proteins.toLocaleString("en-US")} (${m.label}) | ${m.compiler} | ${m.seconds.toFixed(0)} s | ${(m.proteins / m.seconds).toFixed(0)} | ` +
@@ -292,7 +295,7 @@ function report(results: Measurement[], sideBySide: Measurement[], same: boolean
     ...sideBySide.map(row),
     "",
     `Throughput against the compiler at the issue's filing (the baseline its 3× goal names): ×${(atFiling.seconds / engine2.seconds).toFixed(2)} with 2 jobs, ×${(atFiling.seconds / engine1.seconds).toFixed(2)} with 1, ×${(atFiling.seconds / ample.seconds).toFixed(2)} with 2 jobs and ${AMPLE_MEMORY}. ` +
-      `Against the compiler before the engine: ×${(before.seconds / engine2.seconds).toFixed(2)} with 2 jobs, ×${(before.seconds / engine1.seconds).toFixed(2)} with 1, ×${(before.seconds / ample.seconds).toFixed(2)} with 2 jobs and ${AMPLE_MEMORY}; 2 jobs against 1: ×${(engine1.seconds / engine2.seconds).toFixed(2)} within ${MEMORY}, ×${(engine1.seconds / ample.seconds).toFixed(2)} within ${AMPLE_MEMORY}. Peak RSS against the budget: ${sideBySide.filter((m) => m.memory).map((m) => `${m.compiler} ${((m.peakRssMb * 2 ** 20) / (parseInt(m.memory!, 10) * 2 ** 30)).toFixed(2)}`).join(", ")}.`,
+      `Against the compiler before the engine: ×${(before.seconds / engine2.seconds).toFixed(2)} with 2 jobs, ×${(before.seconds / engine1.seconds).toFixed(2)} with 1, ×${(before.seconds / ample.seconds).toFixed(2)} with 2 jobs and ${AMPLE_MEMORY}; 2 jobs against 1: ×${(engine1.seconds / engine2.seconds).toFixed(2)} within ${MEMORY}, ×${(engine1.seconds / ample.seconds).toFixed(2)} within ${AMPLE_MEMORY}, where this machine's two threads gave ${cores.map((c) => `×${c.median.toFixed(2)} (${c.kernel})`).join(" and ")} over fixed work in the same run (Two cores). Peak RSS against the budget: ${sideBySide.filter((m) => m.memory).map((m) => `${m.compiler} ${((m.peakRssMb * 2 ** 20) / (parseInt(m.memory!, 10) * 2 ** 30)).toFixed(2)}`).join(", ")}.`,
   ];
   if (results.length >= 2) {
     const metrics: Array<[string, (m: Measurement) => number]> = [

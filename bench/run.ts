@@ -4,7 +4,7 @@
  * in one run rather than absolute times across runs. The `## Soak` section belongs to
  * `npm run soak` and is kept as it is.
  *
- * `npm run bench -- --only compile,workflow,serve,formats,at-scale,search,downloads,scale,limits,costs` runs some sections and keeps the others'
+ * `npm run bench -- --only cores,compile,workflow,serve,formats,at-scale,search,downloads,scale,limits,costs` runs some sections and keeps the others'
  * figures from the file (scale alone reprojects the release the last compile run kept; limits
  * holds 20 M proteins' ids in 5–7 GB, so it runs only when named; costs prices the sections as
  * they stand, see costs.ts).
@@ -14,6 +14,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ensureDemoRelease } from "../release-compiler/local/start.js";
 import { compileBenchmark, LARGEST, type CompileBenchmark } from "./compile.js";
+import { coresBenchmark } from "./cores.js";
 import { workflowBenchmark } from "./workflow.js";
 import { costsSection } from "./costs.js";
 import { downloadsBenchmark } from "./downloads.js";
@@ -27,8 +28,8 @@ import { serveBenchmark } from "./serve.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const FILE = resolve(ROOT, "BENCHMARKS.md");
-const SECTIONS = ["compile", "workflow", "serve", "formats", "at-scale", "search", "downloads", "scale", "limits", "costs"] as const;
-const TITLES = { targets: "Targets", compile: "Compile", workflow: "Compile as tasks", serve: "Serve", formats: "Format 3 and 4", "at-scale": "At 2,500 genomes", search: "Search", downloads: "Downloads", scale: "Scale on paper", limits: "Past V8's limits", costs: "Costs", soak: "Soak" };
+const SECTIONS = ["cores", "compile", "workflow", "serve", "formats", "at-scale", "search", "downloads", "scale", "limits", "costs"] as const;
+const TITLES = { targets: "Targets", cores: "Two cores", compile: "Compile", workflow: "Compile as tasks", serve: "Serve", formats: "Format 3 and 4", "at-scale": "At 2,500 genomes", search: "Search", downloads: "Downloads", scale: "Scale on paper", limits: "Past V8's limits", costs: "Costs", soak: "Soak" };
 
 /** The sections of the current BENCHMARKS.md by title (`## Title` up to the next `## `). */
 function sectionsOnFile(): Map<string, string> {
@@ -41,7 +42,7 @@ function sectionsOnFile(): Map<string, string> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { only: { type: "string" } }, strict: true });
-  const only = new Set((values.only ?? "compile,workflow,serve,formats,at-scale,search,downloads,costs").split(",").map((s) => s.trim()));
+  const only = new Set((values.only ?? "cores,compile,workflow,serve,formats,at-scale,search,downloads,costs").split(",").map((s) => s.trim()));
   for (const name of only) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`--only: unknown section ${name} (${SECTIONS.join(", ")})`);
   const log = (line: string) => console.log(`[bench] ${line}`);
   const started = new Date();
@@ -72,6 +73,7 @@ async function main(): Promise<void> {
     log(`BENCHMARKS.md written with ${title}`);
   };
 
+  if (only.has("cores")) measured(TITLES.cores, await coresBenchmark(log));
   let largest: CompileBenchmark["largest"] | undefined;
   if (only.has("compile")) {
     const compile = await compileBenchmark(log);
