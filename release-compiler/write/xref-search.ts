@@ -47,15 +47,16 @@ export function writeXrefSearch(
   layout = XREF_SEARCH_LAYOUT,
 ): XrefSearchRef {
   const rows = searchRows(p, xrefsAt, speciesCodes);
-  const sources = [...new Set(rows.source)].sort(compare);
-  const sourceCode = new Map(sources.map((s, i) => [s, i]));
+  // The sources in order; each row's, numbered as found, renumbered in that order.
+  const sources = [...rows.sources].sort(compare);
+  const sourceCode = Int32Array.from(rows.sources, (s) => sources.indexOf(s));
   const table = writeTable<XrefSearchRow>(
     packs,
     rows.order.length,
     layout.chunkBytes,
     (r) => {
       const at = rows.order[r];
-      return [rows.id.at(at), sourceCode.get(rows.source.at(at))!, rows.entry[at], rows.seqMatch[at]];
+      return [rows.id.at(at), sourceCode[rows.source[at]], rows.entry[at], rows.seqMatch[at]];
     },
     { sizeOf: (row) => row[0].length + 10 },
   );
@@ -66,11 +67,15 @@ export function writeXrefSearch(
 /**
  * Search rows as parallel columns in the order found (a protein's cross-reference ids, canonical
  * id and orthid: at 20 M proteins more than one array holds, so BigArrays and typed arrays); row r is at order[r].
+ * A row's source is a number, its place in `sources` (a release has a few dozen): as a string
+ * each, read afresh from the annotations' file, the sources held ~200 MB of the task's heap at
+ * a million proteins.
  */
 interface SearchRows {
   id: BigArray<string>;
   lower: BigArray<string>;
-  source: BigArray<string>;
+  sources: string[];
+  source: Int32Array;
   entry: Int32Array;
   seqMatch: Int32Array;
   order: Int32Array;
@@ -80,7 +85,9 @@ interface SearchRows {
 function searchRows(p: ProteinTable, xrefsAt: (index: number) => AnnotationRow["xrefs"], speciesCodes: string[]): SearchRows {
   const id = new BigArray<string>();
   const lower = new BigArray<string>();
-  const source = new BigArray<string>();
+  const sources: string[] = [];
+  const sourceNumber = new Map<string, number>();
+  const source = new GrowingInts();
   const entries = new GrowingInts();
   const seqMatch = new GrowingInts();
   for (let i = 0; i < p.count; i++) {
@@ -101,14 +108,16 @@ function searchRows(p: ProteinTable, xrefsAt: (index: number) => AnnotationRow["
     for (const [xref, row] of seen) {
       id.push(xref);
       lower.push(xref.toLowerCase());
-      source.push(row.source);
+      let number = sourceNumber.get(row.source);
+      if (number === undefined) sourceNumber.set(row.source, (number = sources.push(row.source) - 1));
+      source.push(number);
       entries.push(entry);
       seqMatch.push(row.seqMatch);
     }
   }
   const entry = entries.values.subarray(0, entries.length);
   const order = stringOrder(lower, (a, b) => compare(id.at(a), id.at(b)) || entry[a] - entry[b]);
-  return { id, lower, source, entry, seqMatch: seqMatch.values.subarray(0, seqMatch.length), order };
+  return { id, lower, sources, source: source.values.subarray(0, source.length), entry, seqMatch: seqMatch.values.subarray(0, seqMatch.length), order };
 }
 
 /**
