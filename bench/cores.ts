@@ -107,7 +107,7 @@ export function coreScalingTable(figures: CoreScaling[]): string {
 export async function coresBenchmark(log: (line: string) => void): Promise<string> {
   const figures = await coreScaling(7, log);
   return [
-    "What two threads of this machine give against one, the same fixed work on one worker thread alone and on two at once (bench/cores.ts), rounds alternating which goes first. ×2.00 would be two cores that each run as fast as one alone; the compile's speed-up with `--jobs 2` (Compile) cannot pass this machine's.",
+    "What two threads of this machine give against one, the same fixed work on one worker thread alone and on two at once (bench/cores.ts), rounds alternating which goes first. ×2.00 would be two cores that each run as fast as one alone; the compile's speed-up with `--jobs 2` (Compile) is bounded by what this machine's two threads give the kinds of work it does, between these.",
     "",
     coreScalingTable(figures),
     "",
