@@ -46,6 +46,18 @@ export function writeXrefSearch(
   speciesCodes: string[],
   layout = XREF_SEARCH_LAYOUT,
 ): XrefSearchRef {
+  const { sources, table, text } = writeSearchRows(packs, p, xrefsAt, speciesCodes, layout);
+  // The rows' strings are garbage by now, collected as the grams' tables (the task's largest) grow.
+  const grams = gramPostingsOf(text, layout);
+  return { maxHits: layout.maxHits, maxGram: layout.maxGram, sources, rows: table, grams: writeGramLeaves(packs, grams, layout.leafBytes) };
+}
+
+/**
+ * The search rows written as their table, and their lower-cased text as symbols in the
+ * table's order (gramText), which is all the grams need of them: the rows' ids and lower-cased
+ * ids (~450 MB of heap at a million proteins) are not held while the grams are built.
+ */
+function writeSearchRows(packs: PackWriter, p: ProteinTable, xrefsAt: (index: number) => AnnotationRow["xrefs"], speciesCodes: string[], layout: typeof XREF_SEARCH_LAYOUT) {
   const rows = searchRows(p, xrefsAt, speciesCodes);
   // The sources in order; each row's, numbered as found, renumbered in that order.
   const sources = [...rows.sources].sort(compare);
@@ -60,8 +72,7 @@ export function writeXrefSearch(
     },
     { sizeOf: (row) => row[0].length + 10 },
   );
-  const grams = gramPostings(rows.order.length, (r) => rows.lower.at(rows.order[r]), layout);
-  return { maxHits: layout.maxHits, maxGram: layout.maxGram, sources, rows: table, grams: writeGramLeaves(packs, grams, layout.leafBytes) };
+  return { sources, table, text: gramText(rows.order.length, (r) => rows.lower.at(rows.order[r])) };
 }
 
 /**
@@ -152,7 +163,12 @@ const SYMBOL_FACTOR = 2 ** 21;
  * the garbage); this does the same with no allocation per start.
  */
 export function gramPostings(rowCount: number, lowerAt: (row: number) => string, layout: { maxHits: number; maxGram: number }): Grams {
-  const { symbols, rowStart, codePoints } = symbolsOf(rowCount, lowerAt);
+  return gramPostingsOf(gramText(rowCount, lowerAt), layout);
+}
+
+/** gramPostings over rows' text already turned into symbols (gramText). */
+function gramPostingsOf({ symbols, rowStart, codePoints }: GramText, layout: { maxHits: number; maxGram: number }): Grams {
+  const rowCount = rowStart.length - 1;
   const keyAt = (at: number, k: number) => String.fromCodePoint(...Array.from(symbols.subarray(at, at + k), (x) => codePoints[x]));
   // Bigrams: numbered so that trigrams can be keyed by a bigram's number and a symbol.
   const bigrams = new GramTable();
@@ -230,8 +246,11 @@ export function gramPostings(rowCount: number, lowerAt: (row: number) => string,
   return out;
 }
 
-/** The rows' text as symbols, one per code point (numbered in order of appearance), row r at [rowStart[r], rowStart[r + 1]). */
-function symbolsOf(rowCount: number, lowerAt: (row: number) => string) {
+/** Rows' text as symbols, one per code point (numbered in order of appearance), row r at [rowStart[r], rowStart[r + 1]). */
+type GramText = ReturnType<typeof gramText>;
+
+/** The rows' text as symbols (GramText). */
+function gramText(rowCount: number, lowerAt: (row: number) => string) {
   const symbolOfCodePoint = new Int32Array(0x110000).fill(-1);
   const codePoints: number[] = [];
   const rowStart = new Int32Array(rowCount + 1);
