@@ -12,6 +12,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { performance } from "node:perf_hooks";
+import { quantile } from "./load.js";
 
 const KERNELS = {
   table: `
@@ -61,15 +62,10 @@ export interface CoreScaling {
   /** Wall time of the work on one thread alone, and on each of two at once, per round (ms). */
   alone: number[];
   two: number[];
-  /** 2 × alone / two of each round, and their median. */
+  /** 2 × alone / two of each round, and their median (the lower middle one of an even count). */
   speedups: number[];
   median: number;
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /** The two-thread speed-up of each kernel over `rounds` rounds. */
 export async function coreScaling(rounds = 7, log: (line: string) => void = () => {}): Promise<CoreScaling[]> {
@@ -88,7 +84,7 @@ export async function coreScaling(rounds = 7, log: (line: string) => void = () =
       log(`two cores, ${kernel} round ${r + 1}/${rounds}: alone ${alone[r].toFixed(0)} ms, two at once ${two[r].toFixed(0)} ms`);
     }
     const speedups = alone.map((a, r) => (2 * a) / two[r]);
-    out.push({ kernel, alone, two, speedups, median: median(speedups) });
+    out.push({ kernel, alone, two, speedups, median: quantile(speedups, 0.5) });
   }
   return out;
 }
