@@ -23,6 +23,8 @@ import type { MiddlewareHandler } from "hono";
 import { replaceResponse, type AppContext, type AppEnv } from "../context.js";
 import { linksFor } from "../render/links.js";
 import { sha256Hex } from "../release/chunks.js";
+import { isTextStream } from "../render/text-stream.js";
+import { storedCopy } from "./stored-copy.js";
 
 /** A named release's URLs never change meaning; the current release's do when a new one goes live. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -103,14 +105,17 @@ export interface EdgeCacheOptions {
   ranged?: (c: AppContext) => boolean;
   /** The cache (default: the data centre's `caches.default`, none outside workerd). */
   cache?: () => Cache | undefined;
+  /** Bytes of an answer stored whole, its length known; a longer one is stored as a stream (stored-copy.ts). */
+  storedWholeBytes?: number;
 }
 
 /**
  * Answers GET and HEAD (and the POSTs `cachesPost` names, keyed by their body) through the edge
  * cache: a hit is answered without running the rest of the chain; a miss runs it, and a `200`
- * is stored (after the response is sent, through `waitUntil`) and given its `ETag` and
- * `Cache-Control`. Either way `If-None-Match` may turn a GET or HEAD into a 304. A request
- * whose release is unknown (the pointer could not be read) passes through uncached.
+ * is given its `ETag` and `Cache-Control` and stored through `waitUntil` (a streamed answer
+ * once it has been sent whole: stored-copy.ts). Either way `If-None-Match` may turn a GET or
+ * HEAD into a 304. A request whose release is unknown (the pointer could not be read) passes
+ * through uncached.
  */
 export function edgeCache(options: EdgeCacheOptions = {}): MiddlewareHandler<AppEnv> {
   const cacheOf = options.cache ?? defaultCache;
@@ -149,12 +154,17 @@ export function edgeCache(options: EdgeCacheOptions = {}): MiddlewareHandler<App
       if (cache && method !== "HEAD" && response.body) {
         // Stored whole, a file's ranges can be served from now on (a HEAD stores nothing).
         if (rangeable) response.headers.set("Accept-Ranges", "bytes");
-        const [sent, stored] = response.body.tee();
-        const copy = new Response(stored, response);
+        const { sent, stored } = storedCopy(response.body, { streamed: isTextStream(response.body), limit: options.storedWholeBytes });
+        const headers = new Headers(response.headers);
         // The key already holds the variant; the stored copy lives as long as the release.
-        copy.headers.delete("Vary");
-        copy.headers.set("Cache-Control", IMMUTABLE);
-        c.executionCtx.waitUntil(cache.put(identity.key, copy).catch((error) => console.error("edge cache put failed", error)));
+        headers.delete("Vary");
+        headers.set("Cache-Control", IMMUTABLE);
+        const { status } = response;
+        const store = async () => {
+          const body = await stored;
+          if (body) await cache.put(identity.key, new Response(body, { status, headers }));
+        };
+        c.executionCtx.waitUntil(store().catch((error) => console.error("edge cache put failed", error)));
         response = new Response(sent, response);
       }
     }

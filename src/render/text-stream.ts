@@ -9,6 +9,12 @@
 /** Pieces are batched into chunks of about this many characters. */
 const CHUNK = 16_384;
 
+/** The bodies textStream made, whose length is not known until they end (the edge cache keeps their copy as they pass: stored-copy.ts). */
+const madeHere = new WeakSet<ReadableStream<Uint8Array>>();
+
+/** Whether a response's body is one textStream made (a Response keeps the stream it was given as its body). */
+export const isTextStream = (body: ReadableStream<Uint8Array> | null): boolean => body !== null && madeHere.has(body);
+
 export function textStream(pieces: AsyncIterable<string>, what: string, options: { gzip?: boolean } = {}): ReadableStream<Uint8Array> {
   const iterator = pieces[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
@@ -37,5 +43,7 @@ export function textStream(pieces: AsyncIterable<string>, what: string, options:
       await iterator.return?.();
     },
   });
-  return options.gzip ? body.pipeThrough(new CompressionStream("gzip") as unknown as ReadableWritablePair<Uint8Array, Uint8Array>) : body;
+  const made = options.gzip ? body.pipeThrough(new CompressionStream("gzip") as unknown as ReadableWritablePair<Uint8Array, Uint8Array>) : body;
+  madeHere.add(made);
+  return made;
 }
