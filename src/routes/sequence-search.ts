@@ -50,7 +50,8 @@ export function sequenceSearchRoutes(app: Hono<AppEnv>) {
       let identifiedBy = "exact match";
       let entries: number[] = [];
       let hits: Hit[] = [];
-      if (search !== "approximate") entries = await exactMatches(release, query, fullLength);
+      // The matches' records read their sequences rows: the candidates are checked against them.
+      if (search !== "approximate") entries = await exactMatches(release, query, fullLength, "sequences");
       if (search === "approximate" || (search === "mixed" && entries.length === 0)) {
         identifiedBy = "approximate match";
         hits = await approximateHits(release, query);
