@@ -83,6 +83,28 @@ describe("the request pipeline, in process", () => {
     expect([redirect.status, redirect.headers.get("Location")]).toEqual([301, `/release/${manifest.name}/api/genome/?per_page=2`]);
   });
 
+  it("reads the pointer and opens the release once for requests that arrive together on a fresh isolate, and reads it again after a failed read", async () => {
+    const storage = countingStorage();
+    // Each read waits a little, as a storage read does, so that all the requests start before the first read ends.
+    const slow: ReleaseStorage = { get: (key, range) => new Promise((done) => setTimeout(() => done(storage.get(key, range)), 5)) };
+    const app = createApp({ storage: () => slow });
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => app.request(`${ORIGIN}/api/protein/${i + 1}/`)));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    expect(storage.reads.get(CURRENT_RELEASE_KEY)).toBe(1);
+    expect(storage.reads.get(packKey(readManifestFile(dir).header[0]))).toBeUndefined();
+
+    // A pointer that cannot be read fails every request waiting for it, and the next request reads it again.
+    let down = true;
+    const flaky = countingStorage();
+    const failing: ReleaseStorage = { get: (key, range) => (down && key === CURRENT_RELEASE_KEY ? new Promise((_, fail) => setTimeout(() => fail(new Error("storage down")), 5)) : flaky.get(key, range)) };
+    const fresh = createApp({ storage: () => failing });
+    const failed = await Promise.all(Array.from({ length: 3 }, () => fresh.request(`${ORIGIN}/api/version/`)));
+    expect(failed.map((a) => a.status)).toEqual([503, 503, 503]);
+    down = false;
+    expect((await fresh.request(`${ORIGIN}/api/version/`)).status).toBe(200);
+    expect(flaky.reads.get(CURRENT_RELEASE_KEY)).toBe(1);
+  });
+
   it("refuses a body over the cap at the entry: 413 with Allow on REST, a Client fault on SOAP", async () => {
     const app = createApp({ storage: () => countingStorage() });
     const big = new Uint8Array(MAX_REQUEST_BODY + 1).fill(0x20);
