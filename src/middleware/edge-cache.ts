@@ -154,7 +154,7 @@ export function edgeCache(options: EdgeCacheOptions = {}): MiddlewareHandler<App
       if (cache && method !== "HEAD" && response.body) {
         // Stored whole, a file's ranges can be served from now on (a HEAD stores nothing).
         if (rangeable) response.headers.set("Accept-Ranges", "bytes");
-        const { sent, stored } = storedCopy(response.body, { streamed: isTextStream(response.body), limit: options.storedWholeBytes });
+        const { sent, stored, abandon } = storedCopy(response.body, { streamed: isTextStream(response.body), limit: options.storedWholeBytes });
         const headers = new Headers(response.headers);
         // The key already holds the variant; the stored copy lives as long as the release.
         headers.delete("Vary");
@@ -164,7 +164,12 @@ export function edgeCache(options: EdgeCacheOptions = {}): MiddlewareHandler<App
           const body = await stored;
           if (body) await cache.put(identity.key, new Response(body, { status, headers }));
         };
-        c.executionCtx.waitUntil(store().catch((error) => console.error("edge cache put failed", error)));
+        c.executionCtx.waitUntil(
+          store().catch((error) => {
+            abandon(error);
+            console.error("edge cache put failed", error);
+          }),
+        );
         response = new Response(sent, response);
       }
     }

@@ -31,6 +31,8 @@ export interface StoredCopy {
   sent: ReadableStream<Uint8Array>;
   /** Settles once the answer ends within `limit` bytes, passes them, or is abandoned. */
   stored: Promise<StoredBody>;
+  /** The copy's reader has gone (the cache refused it): the body goes on without feeding it. */
+  abandon(reason: unknown): void;
 }
 
 /**
@@ -42,7 +44,7 @@ export interface StoredCopy {
 export function storedCopy(body: ReadableStream<Uint8Array>, { streamed = true, limit = STORED_WHOLE_BYTES }: { streamed?: boolean; limit?: number } = {}): StoredCopy {
   if (!streamed) {
     const [sent, stored] = body.tee();
-    return { sent, stored: Promise.resolve(stored) };
+    return { sent, stored: Promise.resolve(stored), abandon: (reason) => void stored.cancel(reason).catch(() => {}) };
   }
   const reader = body.getReader();
   let kept: Uint8Array[] = [];
@@ -78,7 +80,7 @@ export function storedCopy(body: ReadableStream<Uint8Array>, { streamed = true, 
       const chunk = next.value;
       controller.enqueue(chunk);
       if (copyWriter) {
-        // The body goes on once the copy's reader has taken this chunk: what waits is bounded.
+        // The body goes on once the copy's reader has taken this chunk (or gone: abandon): what waits is bounded.
         await copyWriter.write(chunk).catch(ignore);
         return;
       }
@@ -97,5 +99,5 @@ export function storedCopy(body: ReadableStream<Uint8Array>, { streamed = true, 
       await reader.cancel(reason);
     },
   });
-  return { sent, stored };
+  return { sent, stored, abandon };
 }

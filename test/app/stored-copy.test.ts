@@ -83,6 +83,17 @@ describe("the edge cache's copy of an answer", () => {
     expect(state.cancelled).toBe(true);
   });
 
+  it("sends the whole body when the copy's reader goes away past the limit (the cache refused it)", async () => {
+    const { body, bytes } = answer(40, 10);
+    const { sent, stored, abandon } = storedCopy(body, { limit: 30 });
+    const streamed = stored.then((copy) => {
+      expect(copy).toBeInstanceOf(ReadableStream);
+      abandon(new Error("the cache refused it"));
+    });
+    expect(await bytesOf(sent)).toEqual(bytes);
+    await streamed;
+  });
+
   it("errors the body and leaves no copy when the answer fails, on either side of the limit", async () => {
     for (const limit of [1000, 30]) {
       const { body } = answer(10, 10, 6);
