@@ -8,9 +8,11 @@
 import { existsSync, mkdtempSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pack } from "msgpackr";
 import { describe, expect, it } from "vitest";
 import { ANNOTATION_FILE, annotationSpill, type Domain, type GoAnnotation } from "../../release-compiler/derive/annotation-file.js";
 import { restoreAnnotations, type AnnotationData } from "../../release-compiler/derive/annotations.js";
+import { openEntryFile } from "../../release-compiler/derive/entry-file.js";
 import { loadSnapshot, saveSnapshot } from "../../release-compiler/snapshot.js";
 import type { AnnotationRow } from "../../release-format/format.js";
 import { tempDir } from "./readers/tmp.js";
@@ -94,6 +96,26 @@ describe("the annotations' file", () => {
       }
     } finally {
       table.close();
+    }
+  });
+
+  it("holds each record as packing the protein's annotations writes it, byte for byte, with long lists too", async () => {
+    const count = 300;
+    const added = annotations(count, 5, 11);
+    // One protein with lists past msgpack's short arrays (16 elements): 40 cross-references, 20 GO annotations, 10 domains.
+    for (let k = 0; k < 40; k++) added.push({ index: 7, kind: "xref", source: `DB${k % 4}`, id: `LONG-${k}` });
+    for (let k = 0; k < 20; k++) added.push({ index: 7, kind: "go", go: [`GO:${String(k).padStart(7, "0")}`, "IEA", "REF:long", "P"] });
+    for (let k = 0; k < 10; k++) added.push({ index: 7, kind: "domain", domain: ["Pfam", `PF${k}`, `long ${k}`, k, k + 1_000_000] });
+    const { folder, file } = await written(count, added, 2 ** 20);
+    const records = openEntryFile(file, folder, "annotations");
+    try {
+      expected(count, added).forEach((row, i) => {
+        const empty = !row.xrefs.length && !row.go.length && !row.domains.length;
+        const record = empty ? new Uint8Array(0) : pack([row.xrefs.flat(), row.go, row.domains.flat()]);
+        expect(Buffer.from(records.bytes(i + 1)).equals(Buffer.from(record)), `entry ${i + 1}`).toBe(true);
+      });
+    } finally {
+      records.close();
     }
   });
 
