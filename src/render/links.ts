@@ -26,6 +26,22 @@ export function linksFor(request: Request, prefix: string): Links {
   const mark = (u: string) => (browsable ? `${u}${u.includes("?") ? "&" : "?"}format=api` : u);
   // The request's path holds the `/release/{name}` prefix when it named its release.
   const self = new URL(`${origin}${url.pathname}${url.search}`);
+  // A list's items repeat their links' query (a page of 5,000 HOGs at one level: 10,000 links
+  // with `level=`), so each query is encoded once a request; a few dozen are kept at most.
+  const queries = new Map<string, string>();
+  const encoded = (query: Record<string, string | undefined>): string => {
+    let key = "";
+    // Each name and value with its length before it: no two queries share a key.
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) key += `${k.length}:${k}${v.length}:${v}`;
+    let qs = queries.get(key);
+    if (qs === undefined) {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, v);
+      qs = params.toString();
+      if (queries.size < 64) queries.set(key, qs);
+    }
+    return qs;
+  };
   return {
     base,
     self,
@@ -33,12 +49,7 @@ export function linksFor(request: Request, prefix: string): Links {
     mark,
     api(path, query) {
       // Most links have no query: a page of 5,000 proteins makes ~40,000 of them.
-      let qs = "";
-      if (query) {
-        const params = new URLSearchParams();
-        for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, v);
-        qs = params.toString();
-      }
+      const qs = query ? encoded(query) : "";
       return mark(`${base}${path}${qs ? `?${qs}` : ""}`);
     },
   };
@@ -60,7 +71,16 @@ function forwardedHost(scheme: string, host: string): string | undefined {
   }
 }
 
-/** A path segment with the characters of ids that must not be taken literally escaped (`/`, `?`, `#`, spaces). */
+/** Text that is its own segment: what encodeURIComponent leaves as it is, and the `:` and `|` a segment keeps. */
+const LITERAL = /^[A-Za-z0-9\-_.!~*'():|]*$/;
+
+/**
+ * A path segment with the characters of ids that must not be taken literally escaped (`/`, `?`,
+ * `#`, spaces). Most ids (entry numbers, HOG ids, accessions) are their own segment, found by one
+ * test rather than escaped and unescaped twice: the HOG ids' links of a page of 5,000 HOGs took a
+ * fifth of its CPU that way.
+ */
 export function segment(id: string | number): string {
-  return encodeURIComponent(String(id)).replace(/%3A/gi, ":").replace(/%7C/gi, "|");
+  const text = String(id);
+  return LITERAL.test(text) ? text : encodeURIComponent(text).replace(/%3A/gi, ":").replace(/%7C/gi, "|");
 }
