@@ -145,6 +145,59 @@ export class BigMap<K extends BigKey, V> implements ReadonlyMap<K, V> {
   }
 }
 
+/**
+ * A Bloom filter over string or number keys: `mayHave` is false for a key never added, and true
+ * for one added (and, for ~1.4% of the others, falsely). Put in front of a BigSet where most
+ * keys asked for are not in it: a lookup in a Map of a million keys costs ~0.5 µs on this
+ * machine, most of it waiting on memory (a fresh slice of a line is compared slower still),
+ * where the filter's two bits lie in an array of 16 bits a key, 2 MB at a million keys (~0.1 µs,
+ * measured over 4 M misses). Written here because a filter this small is a hash and two bits.
+ */
+export class KeyFilter<K extends BigKey> {
+  private readonly bits: Uint32Array;
+  private readonly mask: number;
+
+  /** Room for `expected` keys at 16 bits each (at least 2^10 bits, at most 2^32). */
+  constructor(expected: number) {
+    const size = 2 ** Math.min(32, Math.max(10, Math.ceil(Math.log2(Math.max(1, expected) * 16))));
+    this.bits = new Uint32Array(size / 32);
+    this.mask = size - 1;
+  }
+
+  /** A filter holding every key of `keys`. */
+  static of<K extends BigKey>(keys: { size: number } & Iterable<K>): KeyFilter<K> {
+    const filter = new KeyFilter<K>(keys.size);
+    for (const key of keys) filter.add(key);
+    return filter;
+  }
+
+  add(key: K): void {
+    const h = hashOf(key);
+    const a = this.first(h);
+    const b = this.second(h);
+    this.bits[a >>> 5] |= 1 << (a & 31);
+    this.bits[b >>> 5] |= 1 << (b & 31);
+  }
+
+  mayHave(key: K): boolean {
+    const h = hashOf(key);
+    const a = this.first(h);
+    if (!((this.bits[a >>> 5] >>> (a & 31)) & 1)) return false;
+    const b = this.second(h);
+    return ((this.bits[b >>> 5] >>> (b & 31)) & 1) === 1;
+  }
+
+  /** The two bits of a hash: its low bits, and the low bits of it mixed again (golden-ratio multiply, halves swapped). */
+  private first(h: number): number {
+    return (h & this.mask) >>> 0;
+  }
+
+  private second(h: number): number {
+    const g = Math.imul(h, 0x9e3779b1);
+    return (((g >>> 16) | (g << 16)) & this.mask) >>> 0;
+  }
+}
+
 /** A Set past V8's limit: the keys of a BigMap (its order too). */
 export class BigSet<K extends BigKey> implements Iterable<K> {
   private readonly map: BigMap<K, true>;

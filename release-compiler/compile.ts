@@ -421,7 +421,7 @@ async function deriveRelease(
   const proteins = await readProteomes(species, config.proteomes, problems, { keepStops: orthoFinder !== undefined, jobs, sequenceFolder: keep });
   // The ids the annotation files name proteins by, scanned while this thread waits on the
   // workers reading the genome files and the HOGs (a third of those stages' time at 1M).
-  const queried = queriedIds(config, proteins.byInputId);
+  const queried = queriedIds(config, proteins);
   queried.catch(() => {}); // awaited when the annotations are read
   // Read from their file (derive/sequence-file.ts) where a derivation needs them.
   const proteinSequences = openSequences(proteins.sequenceFile, keep);

@@ -81,6 +81,29 @@ describe("annotations name their proteins", () => {
     expect(problems).toEqual(["unknown protein LATE_1"]);
   });
 
+  it("by an id whose answer changed since the line before asked for it", async () => {
+    // Files name a protein in runs of lines, and the resolver keeps the last id's answer: an id
+    // learnt again for another protein between two asks must be asked again. N4_HUMAN names p4
+    // (from the cross-references), then the UniProt entry, found by A0A003 (p3's), gives it to
+    // p3 as well, after it was the last id asked for: the GAF's first line then names no protein.
+    const { rows, problems } = await read({
+      xrefs: ["p4\tUniProtKB/TrEMBL\tN4_HUMAN", "p3\tUniProtKB/TrEMBL\tA0A003"].join("\n"),
+      uniprot: uniprotEntry("N4_HUMAN", ["A0A003"], []),
+      gaf: [gafLine("N4_HUMAN", "GO:0000001"), gafLine("A0A003", "GO:0000002")].join("\n"),
+    });
+    expect(rows[2].go.map((g) => g[0])).toEqual(["GO:0000002"]);
+    expect(rows[3].go).toEqual([]);
+    expect(problems).toEqual(["unknown protein N4_HUMAN"]);
+  });
+
+  it("in any order of the proteins, in runs of lines or not", async () => {
+    const { rows, problems } = await read({
+      xrefs: ["p4\tRefSeq\tNP_4", "p1\tRefSeq\tNP_1", "p1\tRefSeq\tNP_1B", "sp|Q00002|KIN_HUMAN\tRefSeq\tNP_2", "p3\tRefSeq\tNP_3", "p1\tRefSeq\tNP_1C", "p4\tRefSeq\tNP_4B"].join("\n"),
+    });
+    expect(rows.map((r) => r.xrefs.map((x) => x[1]))).toEqual([["NP_1", "NP_1B", "NP_1C"], ["NP_2"], ["NP_3"], ["NP_4", "NP_4B"]]);
+    expect(problems).toEqual([]);
+  });
+
   it("reports a file that cannot be read once, by its reader", async () => {
     const { problems } = await read({ missing: true });
     expect(problems).toEqual(["file not found"]);

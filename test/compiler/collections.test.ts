@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BigArray, BigMap, BigSet, hashOf, keyReader, segmentSizeOf } from "../../release-compiler/collections.js";
+import { BigArray, BigMap, BigSet, hashOf, KeyFilter, keyReader, segmentSizeOf } from "../../release-compiler/collections.js";
 import { loadSnapshot, saveSnapshot } from "../../release-compiler/snapshot.js";
 
 /** A small deterministic stream of numbers (mulberry32). */
@@ -160,5 +160,26 @@ describe("BigArray", () => {
     expect(read(22)).toBe("id22");
     expect(keyReader(model)(7)).toBe("id7");
     expect([...new BigArray<number>()]).toEqual([]);
+  });
+});
+
+describe("KeyFilter", () => {
+  // Ids shaped like a release's: accessions asked for, cross-reference ids that mostly are not.
+  const asked = Array.from({ length: 50_000 }, (_, i) => `Q${String(i * 7).padStart(5, "0")}`);
+  const others = Array.from({ length: 200_000 }, (_, i) => `XP_${String(i * 13).padStart(9, "0")}.1`);
+
+  it("never misses a key it was given, strings and numbers", () => {
+    const filter = KeyFilter.of(new Set(asked));
+    expect(asked.every((id) => filter.mayHave(id))).toBe(true);
+    const numbers = KeyFilter.of(new Set([0, 1, 2 ** 40 + 3, -5, 0.5]));
+    expect([0, 1, 2 ** 40 + 3, -5, 0.5].every((n) => numbers.mayHave(n))).toBe(true);
+  });
+
+  it("answers false for nearly every key it was not given (16 bits a key: ~1.4% falsely)", () => {
+    const filter = KeyFilter.of(new Set(asked));
+    const falsely = others.filter((id) => filter.mayHave(id)).length / others.length;
+    expect(falsely).toBeLessThan(0.03);
+    // An empty filter holds nothing.
+    expect(others.some((id) => KeyFilter.of(new Set<string>()).mayHave(id))).toBe(false);
   });
 });
