@@ -4,7 +4,7 @@ import type { OboTerm } from "../inputs.js";
 import { Problems } from "../problems.js";
 import { readDomainTsv } from "../readers/domains.js";
 import { readGaf } from "../readers/gaf.js";
-import { readLines } from "../readers/lines.js";
+import { readLineBatches } from "../readers/lines.js";
 import { readObo } from "../readers/obo.js";
 import { readUniProt } from "../readers/uniprot.js";
 import { readXrefTsv } from "../readers/xrefs.js";
@@ -132,11 +132,12 @@ export async function queriedIds(inputs: AnnotationInputs, proteins: Pick<Protei
   };
   // A file that cannot be read is reported by its reader, after this pass.
   const unreported = new Problems();
-  const lines = (file: string) => readLines(file, unreported);
-  for (const file of [...(inputs.xrefs ?? []), ...(inputs.domains ? [inputs.domains] : [])]) for await (const { text } of lines(file)) note(column(text, 0));
-  for (const file of inputs.goAnnotations ?? []) for await (const { text } of lines(file)) if (!text.startsWith("!")) note(column(text, 1));
+  // A file's lines a chunk at a time (readLineBatches).
+  const lines = (file: string) => readLineBatches(file, unreported);
+  for (const file of [...(inputs.xrefs ?? []), ...(inputs.domains ? [inputs.domains] : [])]) for await (const batch of lines(file)) for (const text of batch.lines) note(column(text, 0));
+  for (const file of inputs.goAnnotations ?? []) for await (const batch of lines(file)) for (const text of batch.lines) if (!text.startsWith("!")) note(column(text, 1));
   for (const file of inputs.uniprot ?? []) {
-    for await (const { text } of lines(file)) {
+    for await (const batch of lines(file)) for (const text of batch.lines) {
       const code = text.slice(0, 2);
       const data = text.length > 5 ? text.slice(5) : "";
       if (code === "ID") note(data.trim().split(/\s+/)[0]);

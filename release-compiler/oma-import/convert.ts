@@ -30,7 +30,7 @@ import { createWriteStream, existsSync, mkdirSync, readdirSync, type WriteStream
 import { once } from "node:events";
 import { join } from "node:path";
 import type { Problems } from "../problems.js";
-import { fileLabel, isBlank, readLines } from "../readers/lines.js";
+import { fileLabel, isBlank, readLineBatches } from "../readers/lines.js";
 import { readObo } from "../readers/obo.js";
 
 /** What the compiler reads instead of the OMA files. */
@@ -80,7 +80,8 @@ class Out {
 
 /** Data rows of an OMA text file: `#` comments, blank lines and a column-name row left out. */
 async function* rows(path: string, problems: Problems, header?: string): AsyncGenerator<{ cols: string[]; lineNo: number }> {
-  for await (const { text, lineNo } of readLines(path, problems)) {
+  for await (const { lines, firstLineNo } of readLineBatches(path, problems)) for (let i = 0; i < lines.length; i++) {
+    const text = lines[i], lineNo = firstLineNo + i;
     if (text.startsWith("#") || isBlank(text)) continue;
     const cols = text.split("\t");
     if (header && cols[0] === header) continue;
@@ -135,7 +136,8 @@ export async function convertOmaRelease(folder: string, out: string, problems: P
   /** `[main isoform's OMA id, protein id]` of every protein that is not its gene's main isoform. */
   const alternatives: Array<[string, string]> = [];
   const seqsFile = fileLabel(files.seqs);
-  for await (const { text, lineNo } of readLines(files.seqs, problems)) {
+  for await (const { lines, firstLineNo } of readLineBatches(files.seqs, problems)) for (let i = 0; i < lines.length; i++) {
+    const text = lines[i], lineNo = firstLineNo + i;
     if (!text.startsWith(">")) {
       if (!skip && proteome) await proteome.write(`${text}\n`);
       continue;
@@ -254,7 +256,8 @@ export async function convertOmaRelease(folder: string, out: string, problems: P
       let file: Out | undefined;
       let code = "";
       let keep = false;
-      for await (const { text, lineNo } of readLines(path, problems)) {
+      for await (const { lines, firstLineNo } of readLineBatches(path, problems)) for (let i = 0; i < lines.length; i++) {
+        const text = lines[i], lineNo = firstLineNo + i;
         if (!text.startsWith(">")) {
           if (keep) await file!.write(`${text}\n`);
           continue;
@@ -288,7 +291,8 @@ export async function convertOmaRelease(folder: string, out: string, problems: P
   let hogReleaseLetter: string | undefined;
   {
     const file = new Out(hogs);
-    for await (const { text, lineNo } of readLines(files.hogs, problems)) {
+    for await (const { lines, firstLineNo } of readLineBatches(files.hogs, problems)) for (let i = 0; i < lines.length; i++) {
+      const text = lines[i], lineNo = firstLineNo + i;
       const line = text.replace(/\bprotId="([^"]*)"/, (_, omaId: string) => `protId="${xmlAttr(idOf(omaId, files.hogs!, lineNo) ?? omaId)}"`);
       if (hogReleaseLetter === undefined) hogReleaseLetter = /<orthologGroup\b[^>]*\bid="HOG:([A-Z])\d{7}\b/.exec(text)?.[1];
       await file.write(`${line}\n`);
@@ -355,7 +359,8 @@ export async function convertOmaRelease(folder: string, out: string, problems: P
     // line (oma-export writes one), else by its file name.
     let source: string | undefined = SOURCE_OF_MAP[m[1]];
     const file = new Out(path);
-    for await (const { text, lineNo } of readLines(join(folder, m[0]), problems)) {
+    for await (const { lines, firstLineNo } of readLineBatches(join(folder, m[0]), problems)) for (let i = 0; i < lines.length; i++) {
+      const text = lines[i], lineNo = firstLineNo + i;
       if (text.startsWith("#")) {
         source ??= FORMAT_SOURCE_RE.exec(text)?.[1].trim() || undefined;
         continue;

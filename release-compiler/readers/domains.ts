@@ -1,13 +1,14 @@
 /** Protein domains, TSV `protein_id, source, domain_id, name, start, end` (optional header). Streamed. */
 import type { DomainRow } from "../inputs.js";
 import type { Problems } from "../problems.js";
-import { fileLabel, isBlank, readLines } from "./lines.js";
+import { fileLabel, isBlank, readLineBatches } from "./lines.js";
 
 const REQUIRED = ["protein_id", "source", "domain_id"];
 
 export async function* readDomainTsv(path: string, problems: Problems): AsyncGenerator<DomainRow> {
   const file = fileLabel(path);
-  for await (const { text, lineNo } of readLines(path, problems)) {
+  for await (const { lines, firstLineNo } of readLineBatches(path, problems)) for (let i = 0; i < lines.length; i++) {
+    const text = lines[i], lineNo = firstLineNo + i;
     if (isBlank(text)) continue;
     const cols = text.split("\t").map((c) => c.trim());
     if (cols[0] === "protein_id") continue; // header

@@ -4,7 +4,7 @@
  */
 import type { FastaRecord } from "../inputs.js";
 import type { Problems } from "../problems.js";
-import { fileLabel, readLines } from "./lines.js";
+import { fileLabel, readLineBatches } from "./lines.js";
 
 const UNIPROT_RE = /^(sp|tr)\|([^|]+)\|([^|]+)$/;
 /** A sequence line of upper-case letters alone, kept as it is. */
@@ -60,7 +60,8 @@ export async function* readFasta(path: string, problems: Problems, options: { ke
     return out;
   };
 
-  for await (const { text, lineNo } of readLines(path, problems, end)) {
+  for await (const { lines, firstLineNo } of readLineBatches(path, problems, end)) for (let i = 0; i < lines.length; i++) {
+    const text = lines[i], lineNo = firstLineNo + i;
     lastLine = lineNo;
     lastText = text;
     if (!sawText && text.trim() !== "") sawText = true;

@@ -4,13 +4,14 @@
  */
 import type { GafRow } from "../inputs.js";
 import type { Problems } from "../problems.js";
-import { fileLabel, isBlank, readLines } from "./lines.js";
+import { fileLabel, isBlank, readLineBatches } from "./lines.js";
 
 const GO_ID_RE = /^GO:\d{7}$/;
 
 export async function* readGaf(path: string, problems: Problems): AsyncGenerator<GafRow> {
   const file = fileLabel(path);
-  for await (const { text, lineNo } of readLines(path, problems)) {
+  for await (const { lines, firstLineNo } of readLineBatches(path, problems)) for (let i = 0; i < lines.length; i++) {
+    const text = lines[i], lineNo = firstLineNo + i;
     if (text.startsWith("!") || isBlank(text)) continue;
     const cols = text.split("\t");
     if (cols.length < 15 || cols.length > 17) {

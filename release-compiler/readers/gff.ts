@@ -5,7 +5,7 @@
  */
 import type { GffLocus } from "../inputs.js";
 import type { Problems } from "../problems.js";
-import { fileLabel, isBlank, readLines } from "./lines.js";
+import { fileLabel, isBlank, readLineBatches } from "./lines.js";
 
 const STRANDS: Record<string, 1 | -1 | 0> = { "+": 1, "-": -1, ".": 0, "?": 0 };
 
@@ -65,8 +65,10 @@ export async function readGff(path: string, problems: Problems): Promise<Map<str
   const genes = new Map<string, Feature>();
   const mrnas = new Map<string, Feature>();
 
-  for await (const { text, lineNo } of readLines(path, problems)) {
-    if (text.startsWith("##FASTA")) break; // the rest is sequence
+  // Lines a chunk at a time (readLineBatches): `break reading` ends it.
+  reading: for await (const { lines, firstLineNo } of readLineBatches(path, problems)) for (let i = 0; i < lines.length; i++) {
+    const text = lines[i], lineNo = firstLineNo + i;
+    if (text.startsWith("##FASTA")) break reading; // the rest is sequence
     if (text.startsWith("#") || isBlank(text)) continue;
     const cols = text.split("\t");
     if (cols.length !== 9) {

@@ -70,8 +70,8 @@ export const BINARY_MESSAGE = "binary file (it contains NUL bytes), expected tex
  * in, and ends the iteration too. `end.unterminated` is set when the last line has no line
  * terminator (a truncated file?).
  *
- * Lines are cut from each decoded chunk with indexOf here rather than by node:readline, whose
- * events and queue cost more than the readers' own parsing on a proteome of a million lines.
+ * One line at a time: readLineBatches gives the same lines a read chunk at a time, for readers
+ * of large files.
  */
 export async function* readLines(
   path: string,
@@ -80,6 +80,32 @@ export async function* readLines(
   /** Called after each chunk with the bytes of the file read so far (compressed, for a gzip file), for a progress bar. */
   read?: (bytes: number) => void,
 ): AsyncGenerator<{ text: string; lineNo: number }> {
+  for await (const { lines, firstLineNo } of readLineBatches(path, problems, end, read)) {
+    for (let i = 0; i < lines.length; i++) yield { text: lines[i], lineNo: firstLineNo + i };
+  }
+}
+
+/** Lines in a row: `lines[i]` is line `firstLineNo + i` of its file. */
+export interface LineBatch {
+  lines: string[];
+  firstLineNo: number;
+}
+
+/**
+ * readLines' lines (the same, with the same problems reported), the lines of each chunk read
+ * from the file together: a reader of millions of lines (a proteome, the cross-references)
+ * spends more on an async generator's step a line than on its own parsing (4.7 M lines of
+ * cross-references: 1.4 s a line at a time, 0.3 s a chunk at a time, measured on this machine).
+ *
+ * Lines are cut from each decoded chunk with indexOf here rather than by node:readline, whose
+ * events and queue cost more than the readers' own parsing on a proteome of a million lines.
+ */
+export async function* readLineBatches(
+  path: string,
+  problems?: Problems,
+  end?: { unterminated: boolean },
+  read?: (bytes: number) => void,
+): AsyncGenerator<LineBatch> {
   let lineNo = 0;
   let input: Readable;
   let bytesRead: () => number;
@@ -112,10 +138,12 @@ export async function* readLines(
       }
       lines[0] = rest + lines[0];
       rest = lines.pop()!;
-      for (const text of lines) yield { text, lineNo: ++lineNo };
+      const firstLineNo = lineNo + 1;
+      lineNo += lines.length;
+      yield { lines, firstLineNo };
       read?.(bytesRead());
     }
-    if (rest.length > 0) yield { text: rest, lineNo: ++lineNo };
+    if (rest.length > 0) yield { lines: [rest], firstLineNo: ++lineNo };
     if (end) end.unterminated = lastChunk !== "" && !lastChunk.endsWith("\n") && !lastChunk.endsWith("\r");
   } catch (err) {
     if (!problems) throw err;

@@ -5,7 +5,7 @@
 import { REL_TYPES } from "../../release-format/format.js";
 import type { PairRow } from "../inputs.js";
 import type { Problems } from "../problems.js";
-import { fileLabel, isBlank, readLines } from "./lines.js";
+import { fileLabel, isBlank, readLineBatches } from "./lines.js";
 
 const HEADER_WORDS = new Set(["protein1", "protein_1", "id1", "entry1", "gene1"]);
 const FLOAT_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -14,7 +14,8 @@ const FLOAT_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 export async function* readPairsTsv(path: string, problems: Problems, read?: (bytes: number) => void): AsyncGenerator<PairRow> {
   const file = fileLabel(path);
   let first = true;
-  for await (const { text, lineNo } of readLines(path, problems, undefined, read)) {
+  for await (const { lines, firstLineNo } of readLineBatches(path, problems, undefined, read)) for (let i = 0; i < lines.length; i++) {
+    const text = lines[i], lineNo = firstLineNo + i;
     if (isBlank(text)) continue;
     const cols = text.split("\t").map((c) => c.trim());
     // Only the first line may be a header, recognised by its first column name.

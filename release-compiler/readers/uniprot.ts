@@ -4,7 +4,7 @@
  */
 import type { UniProtEntry } from "../inputs.js";
 import type { Problems } from "../problems.js";
-import { fileLabel, readLines } from "./lines.js";
+import { fileLabel, readLineBatches } from "./lines.js";
 
 interface Feature {
   key: string;
@@ -127,7 +127,8 @@ export async function* readUniProt(path: string, problems: Problems): AsyncGener
     };
   };
 
-  for await (const { text, lineNo } of readLines(path, problems)) {
+  for await (const { lines, firstLineNo } of readLineBatches(path, problems)) for (let i = 0; i < lines.length; i++) {
+    const text = lines[i], lineNo = firstLineNo + i;
     if (text.startsWith("//")) {
       if (!entry) {
         problems.report(file, lineNo, "'//' without an entry before it");

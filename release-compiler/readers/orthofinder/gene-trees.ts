@@ -6,7 +6,7 @@
  */
 import type { TreeNode } from "../../inputs.js";
 import { Problems } from "../../problems.js";
-import { fileLabel, ioMessage, isBlank, readLines, readText } from "../lines.js";
+import { fileLabel, ioMessage, isBlank, readLineBatches, readText } from "../lines.js";
 import { parseNewick } from "../newick.js";
 import type { OrthoFinderResults } from "./results.js";
 
@@ -38,7 +38,8 @@ export async function* readGeneTrees(source: NonNullable<OrthoFinderResults["gen
   }
   const file = fileLabel(source.path);
   const first = new Map<string, number>();
-  for await (const { text, lineNo } of readLines(source.path, problems)) {
+  for await (const { lines, firstLineNo } of readLineBatches(source.path, problems)) for (let i = 0; i < lines.length; i++) {
+    const text = lines[i], lineNo = firstLineNo + i;
     if (isBlank(text)) continue;
     const m = LINE.exec(text.trim());
     if (!m) {

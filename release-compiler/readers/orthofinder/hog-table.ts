@@ -8,7 +8,7 @@
  */
 import { BigMap } from "../../collections.js";
 import type { Problems } from "../../problems.js";
-import { fileLabel, isBlank, readLines } from "../lines.js";
+import { fileLabel, isBlank, readLineBatches, readLines } from "../lines.js";
 
 export type HogTableKind = "hogs" | "orthogroups";
 
@@ -67,7 +67,8 @@ export async function* readHogTable(
   const first = new BigMap<string, number>();
   let columns: number | undefined;
   const lead = LEADING[kind].length;
-  for await (const { text, lineNo } of readLines(path, problems)) {
+  for await (const { lines, firstLineNo } of readLineBatches(path, problems)) for (let i = 0; i < lines.length; i++) {
+    const text = lines[i], lineNo = firstLineNo + i;
     if (columns === undefined) {
       const species = speciesColumns(text.split("\t"), kind, file, problems);
       if (!species) return;

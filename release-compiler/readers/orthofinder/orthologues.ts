@@ -4,7 +4,7 @@
  * OrthoFinder wrote them). Streamed.
  */
 import type { Problems } from "../../problems.js";
-import { fileLabel, isBlank, readLines } from "../lines.js";
+import { fileLabel, isBlank, readLineBatches } from "../lines.js";
 import { cellGenes } from "./hog-table.js";
 
 export interface OrthologuesRow {
@@ -18,7 +18,8 @@ export interface OrthologuesRow {
 export async function* readOrthologues(path: string, species1: string, species2: string, problems: Problems, read?: (bytes: number) => void): AsyncGenerator<OrthologuesRow> {
   const file = fileLabel(path);
   let header = false;
-  for await (const { text, lineNo } of readLines(path, problems, undefined, read)) {
+  for await (const { lines, firstLineNo } of readLineBatches(path, problems, undefined, read)) for (let i = 0; i < lines.length; i++) {
+    const text = lines[i], lineNo = firstLineNo + i;
     const cells = text.split("\t");
     if (!header) {
       const expected = ["Orthogroup", species1, species2];

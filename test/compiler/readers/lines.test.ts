@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { readLines } from "../../../release-compiler/readers/lines.js";
+import { readLineBatches, readLines } from "../../../release-compiler/readers/lines.js";
 import { collect, messages, Problems, tempFile } from "./tmp.js";
 
 describe("readLines", () => {
@@ -28,6 +28,15 @@ describe("readLines", () => {
       for await (const line of createInterface({ input: Readable.from([text]), crlfDelay: Infinity })) byReadline.push(line);
       expect(lines, JSON.stringify(text.slice(0, 40))).toEqual(byReadline);
     }
+  });
+
+  it("gives the same lines a chunk at a time (readLineBatches), numbered on from batch to batch", async () => {
+    const file = tempFile("many.txt", Array.from({ length: 40_000 }, (_, i) => `line ${i}${["\n", "\r\n", "\r"][i % 3]}`).join("") + "last");
+    const batches = await collect(readLineBatches(file));
+    expect(batches.length, "more than one chunk").toBeGreaterThan(1);
+    const numbered = batches.flatMap(({ lines, firstLineNo }) => lines.map((text, i) => ({ text, lineNo: firstLineNo + i })));
+    expect(numbered).toEqual(await collect(readLines(file)));
+    expect(numbered.at(-1)).toEqual({ text: "last", lineNo: 40_001 });
   });
 
   it("tells a bar the bytes of the file read, up to its size, compressed for a gzip file", async () => {
