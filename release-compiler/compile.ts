@@ -32,7 +32,7 @@ import { convertOmaRelease } from "./oma-import/convert.js";
 import type { SpeciesInfoRow } from "./inputs.js";
 import { formatWarning, InputRejected, Problems } from "./problems.js";
 import { readNewick } from "./readers/newick.js";
-import { readPairsTsv } from "./readers/pairs.js";
+import { readPairBatches } from "./readers/pairs.js";
 import { readSpeciesInfo } from "./readers/species-info.js";
 import { openEngine, type Engine } from "./engine.js";
 import { scratchFolder, type ScratchFolder } from "./scratch.js";
@@ -473,7 +473,7 @@ async function deriveRelease(
       orthologues.length
         ? { path: orthoFinder!.results.folder, rows: orthologuePairs(orthologues, orthoFinder!, proteins, problems, givenRead), scratch: givenScratch }
         : config.pairs
-          ? { path: config.pairs, rows: readPairsTsv(config.pairs, problems, givenRead && ((bytes) => givenRead(config.pairs!, bytes))), scratch: givenScratch }
+          ? { path: config.pairs, rows: readPairBatches(config.pairs, problems, givenRead && ((bytes) => givenRead(config.pairs!, bytes))), scratch: givenScratch }
           : undefined,
       {
         proteinCount: proteins.count,

@@ -29,6 +29,22 @@ export class Problems {
     for (const w of other.warnings) this.warnings.push(w);
   }
 
+  /**
+   * Puts the problems reported since the `from`-th in line order, file by file (in the order
+   * the files were first named here), keeping the order of those of one line: for a file read a
+   * batch of rows at a time (the readers' `…Batches`), whose reader reports a batch's problems
+   * as it cuts the batch, before the rows are taken and theirs reported. Called once a batch is
+   * taken, with the count before it, it gives the order of reading a row at a time.
+   */
+  inLineOrder(from: number): void {
+    if (this.list.length - from < 2) return;
+    const rank = new Map<string, number>();
+    for (let i = from; i < this.list.length; i++) if (!rank.has(this.list[i].file)) rank.set(this.list[i].file, rank.size);
+    // Array.prototype.sort is stable: problems of one line keep the order they were reported in.
+    const sorted = this.list.slice(from).sort((a, b) => rank.get(a.file)! - rank.get(b.file)! || a.line - b.line);
+    for (let i = 0; i < sorted.length; i++) this.list[from + i] = sorted[i];
+  }
+
   get count(): number {
     return this.list.length;
   }

@@ -2,12 +2,12 @@ import type { AnnotationRow, GoTerm } from "../../release-format/format.js";
 import { BigMap, BigSet, KeyFilter } from "../collections.js";
 import type { OboTerm } from "../inputs.js";
 import { Problems } from "../problems.js";
-import { readDomainTsv } from "../readers/domains.js";
-import { readGaf } from "../readers/gaf.js";
-import { readLineBatches } from "../readers/lines.js";
+import { readDomainBatches } from "../readers/domains.js";
+import { readGafBatches } from "../readers/gaf.js";
+import { readLineBatches, takeRows } from "../readers/lines.js";
 import { readObo } from "../readers/obo.js";
-import { readUniProt } from "../readers/uniprot.js";
-import { readXrefTsv } from "../readers/xrefs.js";
+import { readUniProtBatches } from "../readers/uniprot.js";
+import { readXrefBatches } from "../readers/xrefs.js";
 import type { ProteinTable } from "./proteins.js";
 import { lazyField } from "../snapshot.js";
 import { annotationReader, annotationSpill, type AnnotationSpill, type GoAnnotation } from "./annotation-file.js";
@@ -190,24 +190,24 @@ async function readInto(store: AnnotationSpill, t: ProteinTable, inputs: Annotat
   // Proteins whose description a cross-reference or UniProt entry gave (1), by entry - 1.
   const described = new Uint8Array(t.count);
   for (const file of inputs.xrefs ?? []) {
-    for await (const x of readXrefTsv(file, problems)) {
+    await takeRows(readXrefBatches(file, problems), problems, (x) => {
       const entry = resolver.resolve(x.proteinId);
       if (entry === undefined) {
         problems.report(file, x.line, `unknown protein ${x.proteinId}`);
-        continue;
+        return;
       }
       if (x.source === DESCRIPTION_SOURCE) {
         // A curated description replaces the FASTA header's text; the first one given wins.
         if (!described[entry - 1]) t.description[entry - 1] = ownString(x.xref);
         described[entry - 1] = 1;
       } else addXref(entry, x.source, x.xref);
-    }
+    });
   }
 
   // GO term names of DR GO lines (any entry's), for releases without an OBO file.
   const uniprotGoNames = new Map<string, string>();
   for (const file of inputs.uniprot ?? []) {
-    for await (const u of readUniProt(file, problems)) {
+    await takeRows(readUniProtBatches(file, problems), problems, (u) => {
       if (!inputs.goOntology) {
         for (const dr of u.crossRefs) {
           const name = dr.database === "GO" && !uniprotGoNames.has(dr.id) ? goTermName(dr.extra) : undefined;
@@ -216,7 +216,7 @@ async function readInto(store: AnnotationSpill, t: ProteinTable, inputs: Annotat
       }
       // UniProt files usually cover more than the release: entries of other proteins are skipped.
       const entry = [...u.accessions, u.entryName].map((id) => resolver.resolve(id)).find((e) => e !== undefined);
-      if (entry === undefined) continue;
+      if (entry === undefined) return;
       const db = u.reviewed ? "UniProtKB/SwissProt" : "UniProtKB/TrEMBL";
       for (const acc of u.accessions) addXref(entry, db, acc);
       addXref(entry, db, u.entryName);
@@ -228,42 +228,43 @@ async function readInto(store: AnnotationSpill, t: ProteinTable, inputs: Annotat
       }
       const entryName = ownString(u.entryName);
       for (const d of u.domains) store.addDomain(entry - 1, ["UniProt", entryName, d.name, d.start, d.end]);
-    }
+    });
   }
 
-  if (inputs.domains) {
-    for await (const d of readDomainTsv(inputs.domains, problems)) {
+  const domains = inputs.domains;
+  if (domains) {
+    await takeRows(readDomainBatches(domains, problems), problems, (d) => {
       const entry = resolver.resolve(d.proteinId);
       if (entry === undefined) {
-        problems.report(inputs.domains, d.line, `unknown protein ${d.proteinId}`);
-        continue;
+        problems.report(domains, d.line, `unknown protein ${d.proteinId}`);
+        return;
       }
       if (d.end > t.length[entry - 1]) {
-        problems.report(inputs.domains, d.line, `domain end ${d.end} is past the end of ${d.proteinId} (length ${t.length[entry - 1]})`);
-        continue;
+        problems.report(domains, d.line, `domain end ${d.end} is past the end of ${d.proteinId} (length ${t.length[entry - 1]})`);
+        return;
       }
       store.addDomain(entry - 1, [d.source, d.domainId, d.name, d.start, d.end]);
-    }
+    });
   }
 
   const ontology = inputs.goOntology ? await readObo(inputs.goOntology, problems) : new Map<string, OboTerm>();
   const altIds = new Map<string, string>();
   for (const term of ontology.values()) for (const alt of term.altIds) altIds.set(alt, term.id);
   for (const file of inputs.goAnnotations ?? []) {
-    for await (const a of readGaf(file, problems)) {
+    await takeRows(readGafBatches(file, problems), problems, (a) => {
       const entry = resolver.resolve(a.objectId);
       if (entry === undefined) {
         problems.report(file, a.line, `unknown protein ${a.objectId}`);
-        continue;
+        return;
       }
-      if (a.qualifier.includes("NOT")) continue;
+      if (a.qualifier.includes("NOT")) return;
       const goId = altIds.get(a.goId) ?? a.goId;
       if (ontology.size && !ontology.has(goId)) {
         problems.report(file, a.line, `${a.goId} is not a term of ${inputs.goOntology}`);
-        continue;
+        return;
       }
       store.addGo(entry - 1, [goId, a.evidence, a.reference, a.aspect]);
-    }
+    });
   }
   const counts = goTermCounts(ontology);
   const file = await store.finish(folder, counts.add);

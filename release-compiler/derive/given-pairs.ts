@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { HOMEOLOG, isOrthologType, REL_TYPES } from "../../release-format/format.js";
 import type { PairRow } from "../inputs.js";
 import type { Problems } from "../problems.js";
+import { takeRows } from "../readers/lines.js";
 import { columnArrays, openEngine, type ColumnKind, type Engine } from "../engine.js";
 
 const CODE = new Map<string, number>(REL_TYPES.map((t, i) => [t, i]));
@@ -64,7 +65,7 @@ export interface GivenPairs {
  */
 export async function readGivenPairs(
   path: string,
-  given: AsyncIterable<PairRow>,
+  given: AsyncIterable<PairRow[]>,
   context: GivenPairContext,
   problems: Problems,
   scratch: { folder: string; memoryBytes: number; threads: number },
@@ -95,7 +96,7 @@ export async function readGivenPairs(
 }
 
 /** Checks each row and appends those that may be pairs: their counts by kind, and the files they came from. */
-async function appendPairs(path: string, given: AsyncIterable<PairRow>, context: GivenPairContext, problems: Problems, engine: Engine) {
+async function appendPairs(path: string, given: AsyncIterable<PairRow[]>, context: GivenPairContext, problems: Problems, engine: Engine) {
   const table = await engine.table(TABLE, COLUMNS);
   const batch = columnArrays(Object.values(COLUMNS), BATCH);
   const [ord, xs, ys, gxs, gys, codes, flips, distances, scores, fileOf, lines] = batch;
@@ -106,13 +107,13 @@ async function appendPairs(path: string, given: AsyncIterable<PairRow>, context:
   let between = false;
   let within = false;
   let untyped = 0;
-  for await (const row of given) {
+  await takeRows(given, problems, (row) => {
     const file = row.file ?? path;
     const a = context.entryOfId(row.protein1);
     const b = context.entryOfId(row.protein2);
     if (a === undefined || b === undefined) {
       problems.report(file, row.line, `unknown protein ${a === undefined ? row.protein1 : row.protein2}`);
-      continue;
+      return;
     }
     const sameGenome = context.genomeOf(a) === context.genomeOf(b);
     let code: number;
@@ -126,11 +127,11 @@ async function appendPairs(path: string, given: AsyncIterable<PairRow>, context:
             ? `${row.protein1} and ${row.protein2} are of one genome, so they cannot be "${row.relType}" orthologs`
             : `${row.protein1} and ${row.protein2} are of different genomes, so they cannot be "${row.relType}"`,
         );
-        continue;
+        return;
       }
       if (code === HOMEOLOG && !differentSubgenomes(context, a, b)) {
         problems.report(file, row.line, `${row.protein1} and ${row.protein2} are not on different subgenomes of a polyploid genome`);
-        continue;
+        return;
       }
       // The file writes the type from protein1's side.
       if (a > b) code = MIRROR[code];
@@ -163,7 +164,7 @@ async function appendPairs(path: string, given: AsyncIterable<PairRow>, context:
       table.appendColumns(batch, used);
       used = 0;
     }
-  }
+  });
   table.appendColumns(batch, used);
   table.close();
   return { between, within, untyped, files };

@@ -91,7 +91,7 @@ interface RelationContext extends GivenPairContext {
 export async function deriveRelations(
   families: FamilyBuild[],
   /** A pairs file's rows (or OrthoFinder's orthologues'), and a scratch folder for their row engine with its memory (given-pairs.ts). */
-  pairsFile: { path: string; rows: AsyncIterable<PairInput>; scratch: { folder: string; memoryBytes: number } } | undefined,
+  pairsFile: { path: string; rows: AsyncIterable<PairInput[]>; scratch: { folder: string; memoryBytes: number } } | undefined,
   context: RelationContext,
   problems: Problems,
   engine: Engine,

@@ -181,3 +181,18 @@ function splitLines(text: string, from: number): string[] {
 export function isBlank(text: string): boolean {
   return text.trim() === "";
 }
+
+/**
+ * Takes each row of a reader's batches (`…Batches`: the rows of a chunk of lines together) on
+ * this thread, with no async step a row, and puts each batch's problems in line order once it is
+ * taken (Problems.inLineOrder): the reader's, reported as it cut the batch, and `take`'s, reported
+ * at its rows' lines, come in the order of reading the file a row at a time.
+ */
+export async function takeRows<Row>(batches: AsyncIterable<Row[]>, problems: Problems, take: (row: Row) => void): Promise<void> {
+  let settled = problems.count;
+  for await (const rows of batches) {
+    for (const row of rows) take(row);
+    problems.inLineOrder(settled);
+    settled = problems.count;
+  }
+}

@@ -69,7 +69,12 @@ function parseLocation(location: string): { start: number; end: number } | null 
   return undefined;
 }
 
+/** The rows one at a time (readUniProtBatches gives a chunk of lines' rows together; a chunk's problems are reported before its first row). */
 export async function* readUniProt(path: string, problems: Problems): AsyncGenerator<UniProtEntry> {
+  for await (const rows of readUniProtBatches(path, problems)) yield* rows;
+}
+
+export async function* readUniProtBatches(path: string, problems: Problems): AsyncGenerator<UniProtEntry[]> {
   const file = fileLabel(path);
   let entry: Pending | undefined;
   let inSequence = false;
@@ -127,80 +132,84 @@ export async function* readUniProt(path: string, problems: Problems): AsyncGener
     };
   };
 
-  for await (const { lines, firstLineNo } of readLineBatches(path, problems)) for (let i = 0; i < lines.length; i++) {
-    const text = lines[i], lineNo = firstLineNo + i;
-    if (text.startsWith("//")) {
-      if (!entry) {
-        problems.report(file, lineNo, "'//' without an entry before it");
+  for await (const { lines, firstLineNo } of readLineBatches(path, problems)) {
+    const rows: UniProtEntry[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const text = lines[i], lineNo = firstLineNo + i;
+      if (text.startsWith("//")) {
+        if (!entry) {
+          problems.report(file, lineNo, "'//' without an entry before it");
+          continue;
+        }
+        const done = finishEntry();
+        if (done) rows.push(done);
         continue;
       }
-      const done = finishEntry();
-      if (done) yield done;
-      continue;
-    }
-    if (text.trim() === "") continue;
-    const code = text.slice(0, 2);
-    const data = text.length > 5 ? text.slice(5) : "";
-    if (code === "ID" && entry && entry.entryName) {
-      // A new ID before `//`: the previous entry was cut short.
-      problems.report(file, entry.line, `entry ${entry.entryName} is not terminated by '//'`);
-      finishFeature();
-      entry = undefined;
-      inSequence = false;
-    }
-    if (!entry) entry = { line: lineNo, reviewed: false, accessions: [], crossRefs: [], domains: [], sequence: [], organism: [] };
+      if (text.trim() === "") continue;
+      const code = text.slice(0, 2);
+      const data = text.length > 5 ? text.slice(5) : "";
+      if (code === "ID" && entry && entry.entryName) {
+        // A new ID before `//`: the previous entry was cut short.
+        problems.report(file, entry.line, `entry ${entry.entryName} is not terminated by '//'`);
+        finishFeature();
+        entry = undefined;
+        inSequence = false;
+      }
+      if (!entry) entry = { line: lineNo, reviewed: false, accessions: [], crossRefs: [], domains: [], sequence: [], organism: [] };
 
-    if (inSequence && code === "  ") {
-      entry.sequence.push(text.replace(/[\s\d]+/g, "").toUpperCase());
-      continue;
-    }
-    if (code !== "FT") finishFeature();
-    switch (code) {
-      case "ID": {
-        const [name, status] = data.trim().split(/\s+/);
-        entry.line = lineNo;
-        entry.entryName = name;
-        entry.reviewed = (status ?? "").startsWith("Reviewed");
-        break;
+      if (inSequence && code === "  ") {
+        entry.sequence.push(text.replace(/[\s\d]+/g, "").toUpperCase());
+        continue;
       }
-      case "DE": {
-        const [kind, name] = parseDeName(data) ?? [];
-        if (kind === "RecName") entry.recName ??= name;
-        else if (kind === "SubName") entry.subName ??= name;
-        break;
-      }
-      case "AC":
-        for (const acc of data.split(";").map((a) => a.trim())) if (acc) entry.accessions.push(acc);
-        break;
-      case "DR": {
-        const ref = parseDrLine(data);
-        if (ref) entry.crossRefs.push(ref);
-        else problems.report(file, lineNo, `DR line is not "database; id; …": "${data.trim()}"`);
-        break;
-      }
-      case "FT": {
-        const key = text.slice(5, 21).trim();
-        const rest = text.slice(21).trim();
-        if (key !== "") {
-          finishFeature();
-          entry.feature = { key, location: rest, qualifiers: "", line: lineNo };
-        } else if (entry.feature) {
-          entry.feature.qualifiers += (entry.feature.qualifiers ? " " : "") + rest;
+      if (code !== "FT") finishFeature();
+      switch (code) {
+        case "ID": {
+          const [name, status] = data.trim().split(/\s+/);
+          entry.line = lineNo;
+          entry.entryName = name;
+          entry.reviewed = (status ?? "").startsWith("Reviewed");
+          break;
         }
-        break;
-      }
-      case "SQ":
-        inSequence = true;
-        break;
-      case "OS":
-        entry.organism.push(data.trim());
-        break;
-      case "OX": {
-        const taxon = /NCBI_TaxID=(\d+)/.exec(data);
-        if (taxon) entry.taxonId = Number(taxon[1]);
-        break;
+        case "DE": {
+          const [kind, name] = parseDeName(data) ?? [];
+          if (kind === "RecName") entry.recName ??= name;
+          else if (kind === "SubName") entry.subName ??= name;
+          break;
+        }
+        case "AC":
+          for (const acc of data.split(";").map((a) => a.trim())) if (acc) entry.accessions.push(acc);
+          break;
+        case "DR": {
+          const ref = parseDrLine(data);
+          if (ref) entry.crossRefs.push(ref);
+          else problems.report(file, lineNo, `DR line is not "database; id; …": "${data.trim()}"`);
+          break;
+        }
+        case "FT": {
+          const key = text.slice(5, 21).trim();
+          const rest = text.slice(21).trim();
+          if (key !== "") {
+            finishFeature();
+            entry.feature = { key, location: rest, qualifiers: "", line: lineNo };
+          } else if (entry.feature) {
+            entry.feature.qualifiers += (entry.feature.qualifiers ? " " : "") + rest;
+          }
+          break;
+        }
+        case "SQ":
+          inSequence = true;
+          break;
+        case "OS":
+          entry.organism.push(data.trim());
+          break;
+        case "OX": {
+          const taxon = /NCBI_TaxID=(\d+)/.exec(data);
+          if (taxon) entry.taxonId = Number(taxon[1]);
+          break;
+        }
       }
     }
+    yield rows;
   }
   if (entry) {
     const what = entry.entryName ? `entry ${entry.entryName}` : "the last entry";

@@ -5,22 +5,31 @@ import { fileLabel, isBlank, readLineBatches } from "./lines.js";
 
 const COLUMNS = ["protein_id", "source", "xref"];
 
+/** The rows one at a time (readXrefBatches gives a chunk of lines' rows together; a chunk's problems are reported before its first row). */
 export async function* readXrefTsv(path: string, problems: Problems): AsyncGenerator<XrefRow> {
+  for await (const rows of readXrefBatches(path, problems)) yield* rows;
+}
+
+export async function* readXrefBatches(path: string, problems: Problems): AsyncGenerator<XrefRow[]> {
   const file = fileLabel(path);
-  for await (const { lines, firstLineNo } of readLineBatches(path, problems)) for (let i = 0; i < lines.length; i++) {
-    const text = lines[i], lineNo = firstLineNo + i;
-    if (isBlank(text)) continue;
-    const cols = text.split("\t").map((c) => c.trim());
-    if (cols[0] === "protein_id") continue; // header
-    if (cols.length !== 3) {
-      problems.report(file, lineNo, `expected 3 tab-separated columns (protein_id, source, xref), found ${cols.length}`);
-      continue;
+  for await (const { lines, firstLineNo } of readLineBatches(path, problems)) {
+    const rows: XrefRow[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const text = lines[i], lineNo = firstLineNo + i;
+      if (isBlank(text)) continue;
+      const cols = text.split("\t").map((c) => c.trim());
+      if (cols[0] === "protein_id") continue; // header
+      if (cols.length !== 3) {
+        problems.report(file, lineNo, `expected 3 tab-separated columns (protein_id, source, xref), found ${cols.length}`);
+        continue;
+      }
+      const empty = COLUMNS.filter((_, i) => cols[i] === "");
+      if (empty.length > 0) {
+        problems.report(file, lineNo, `empty ${empty.join(", ")}`);
+        continue;
+      }
+      rows.push({ proteinId: cols[0], source: cols[1], xref: cols[2], line: lineNo });
     }
-    const empty = COLUMNS.filter((_, i) => cols[i] === "");
-    if (empty.length > 0) {
-      problems.report(file, lineNo, `empty ${empty.join(", ")}`);
-      continue;
-    }
-    yield { proteinId: cols[0], source: cols[1], xref: cols[2], line: lineNo };
+    yield rows;
   }
 }

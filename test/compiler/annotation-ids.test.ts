@@ -104,6 +104,14 @@ describe("annotations name their proteins", () => {
     expect(problems).toEqual([]);
   });
 
+  it("reports a file's problems in line order, the reader's and its rows' (read a chunk of lines at a time)", async () => {
+    const { rows, problems } = await read({
+      xrefs: ["pX\tRefSeq\tNP_X", "p1\tRefSeq", "pY\tRefSeq\tNP_Y", "p1\t\tNP_1", "p1\tRefSeq\tNP_1"].join("\n"),
+    });
+    expect(rows[0].xrefs).toEqual([["RefSeq", "NP_1"]]);
+    expect(problems).toEqual(["unknown protein pX", "expected 3 tab-separated columns (protein_id, source, xref), found 2", "unknown protein pY", "empty source"]);
+  });
+
   it("reports a file that cannot be read once, by its reader", async () => {
     const { problems } = await read({ missing: true });
     expect(problems).toEqual(["file not found"]);

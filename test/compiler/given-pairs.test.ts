@@ -19,8 +19,10 @@ const context: GivenPairContext = {
   idOf: (e) => `P${e}`,
 };
 
-async function* rowsOf(lines: Array<[string, string, string?]>, file?: string): AsyncGenerator<PairRow> {
-  for (const [i, [protein1, protein2, relType]] of lines.entries()) yield { protein1, protein2, line: i + 1, ...(relType ? { relType } : {}), ...(file ? { file } : {}) };
+/** The rows of `lines` as a reader gives them, in batches (of three: a file's lines a chunk at a time). */
+async function* rowsOf(lines: Array<[string, string, string?]>, file?: string): AsyncGenerator<PairRow[]> {
+  const rows: PairRow[] = lines.map(([protein1, protein2, relType], i) => ({ protein1, protein2, line: i + 1, ...(relType ? { relType } : {}), ...(file ? { file } : {}) }));
+  for (let i = 0; i < rows.length; i += 3) yield rows.slice(i, i + 3);
 }
 
 /** What the given pairs read back as: "x y type" lines, sorted, with the problems reported. */
@@ -134,7 +136,7 @@ describe("given pairs", () => {
 
   it("name the file of each row when pairs come from several (OrthoFinder's orthologues)", async () => {
     const problems = new Problems();
-    async function* two(): AsyncGenerator<PairRow> {
+    async function* two(): AsyncGenerator<PairRow[]> {
       yield* rowsOf([["P1", "P4", "1:1"]], "A__v__B.tsv");
       yield* rowsOf([["P1", "P7", "1:1"], ["P7", "P1", "1:1"]], "A__v__C.tsv");
     }

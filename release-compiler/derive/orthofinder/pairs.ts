@@ -8,7 +8,7 @@
  */
 import type { PairRow } from "../../inputs.js";
 import type { Problems } from "../../problems.js";
-import { readOrthologues } from "../../readers/orthofinder/orthologues.js";
+import { readOrthologueBatches } from "../../readers/orthofinder/orthologues.js";
 import type { ProteinTable } from "../proteins.js";
 import type { OrthoFinderSpecies } from "./species.js";
 
@@ -46,7 +46,7 @@ export async function* orthologuePairs(
   problems: Problems,
   /** The file being read and its bytes read so far, after each chunk (readLines). */
   read?: (path: string, bytes: number) => void,
-): AsyncGenerator<PairRow> {
+): AsyncGenerator<PairRow[]> {
   for (const [x, y, path] of files) {
     const gx = of.genomeOfName.get(x)!;
     const gy = of.genomeOfName.get(y)!;
@@ -57,11 +57,15 @@ export async function* orthologuePairs(
       else return true;
       return false;
     };
-    for await (const row of readOrthologues(path, x, y, problems, read && ((bytes) => read(path, bytes)))) {
-      const genes1 = row.genes1.filter((g) => known(g, gx, row.line, x));
-      const genes2 = row.genes2.filter((g) => known(g, gy, row.line, y));
-      const relType = `${row.genes1.length > 1 ? "m" : "1"}:${row.genes2.length > 1 ? "n" : "1"}`;
-      for (const protein1 of genes1) for (const protein2 of genes2) yield { protein1, protein2, relType, line: row.line, file: path };
+    for await (const rows of readOrthologueBatches(path, x, y, problems, read && ((bytes) => read(path, bytes)))) {
+      const pairs: PairRow[] = [];
+      for (const row of rows) {
+        const genes1 = row.genes1.filter((g) => known(g, gx, row.line, x));
+        const genes2 = row.genes2.filter((g) => known(g, gy, row.line, y));
+        const relType = `${row.genes1.length > 1 ? "m" : "1"}:${row.genes2.length > 1 ? "n" : "1"}`;
+        for (const protein1 of genes1) for (const protein2 of genes2) pairs.push({ protein1, protein2, relType, line: row.line, file: path });
+      }
+      yield pairs;
     }
   }
 }
