@@ -207,7 +207,8 @@ async function readInto(store: AnnotationSpill, t: ProteinTable, inputs: Annotat
   // GO term names of DR GO lines (any entry's), for releases without an OBO file.
   const uniprotGoNames = new Map<string, string>();
   for (const file of inputs.uniprot ?? []) {
-    await takeRows(readUniProtBatches(file, problems), problems, (u) => {
+    // Not takeRows: nothing here reports a problem, and the reader reports some of an entry's after later lines'.
+    for await (const entries of readUniProtBatches(file, problems)) for (const u of entries) {
       if (!inputs.goOntology) {
         for (const dr of u.crossRefs) {
           const name = dr.database === "GO" && !uniprotGoNames.has(dr.id) ? goTermName(dr.extra) : undefined;
@@ -216,7 +217,7 @@ async function readInto(store: AnnotationSpill, t: ProteinTable, inputs: Annotat
       }
       // UniProt files usually cover more than the release: entries of other proteins are skipped.
       const entry = [...u.accessions, u.entryName].map((id) => resolver.resolve(id)).find((e) => e !== undefined);
-      if (entry === undefined) return;
+      if (entry === undefined) continue;
       const db = u.reviewed ? "UniProtKB/SwissProt" : "UniProtKB/TrEMBL";
       for (const acc of u.accessions) addXref(entry, db, acc);
       addXref(entry, db, u.entryName);
@@ -228,7 +229,7 @@ async function readInto(store: AnnotationSpill, t: ProteinTable, inputs: Annotat
       }
       const entryName = ownString(u.entryName);
       for (const d of u.domains) store.addDomain(entry - 1, ["UniProt", entryName, d.name, d.start, d.end]);
-    });
+    }
   }
 
   const domains = inputs.domains;

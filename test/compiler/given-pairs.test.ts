@@ -9,7 +9,8 @@ import { REL_TYPES } from "../../release-format/format.js";
 import { readGivenPairs, type GivenPairContext } from "../../release-compiler/derive/given-pairs.js";
 import type { PairRow } from "../../release-compiler/inputs.js";
 import { Problems } from "../../release-compiler/problems.js";
-import { tempDir } from "./readers/tmp.js";
+import { readPairBatches } from "../../release-compiler/readers/pairs.js";
+import { tempDir, tempFile } from "./readers/tmp.js";
 
 /** Entries 1-3 in genome 0, 4-6 in genome 1, 7-9 in genome 2, a polyploid whose 7 and 8 are on subgenome A and 9 on B; P<entry> their ids. */
 const context: GivenPairContext = {
@@ -144,5 +145,21 @@ describe("given pairs", () => {
     pairs.close();
     expect(problems.list.map((p) => `${p.file}:${p.line}: ${p.message}`)).toEqual(["A__v__C.tsv:2: the pair P7, P1 was already given on line 1"]);
     expect([pairs.between, pairs.within]).toEqual([true, false]);
+  });
+
+  it("report the pairs file's problems and the rows' in line order, read a chunk of lines at a time", async () => {
+    // 30,000 lines: several chunks; every 1,000th row names an unknown protein, every 1,000th from the 500th has four columns with a bad type.
+    const lines = Array.from({ length: 30_000 }, (_, i) => (i % 1000 === 0 ? "P1\tPX" : i % 1000 === 500 ? "P1\tP4\tnot-a-type" : `P${1 + (i % 3)}\tP${4 + (i % 3)}`));
+    const file = tempFile("pairs.tsv", lines.join("\n"));
+    const problems = new Problems();
+    const pairs = await readGivenPairs(file, readPairBatches(file, problems), context, problems, { folder: join(tempDir(), "given"), memoryBytes: 0, threads: 1 });
+    pairs.close();
+    const reported = problems.list.map((p) => p.line);
+    expect(reported.slice(0, 4)).toEqual([1, 501, 1001, 1501]);
+    // Every unknown protein and bad type, then the repeats (reported after every row is read), each part in line order.
+    const readOrder = reported.slice(0, 60);
+    expect(readOrder).toEqual([...readOrder].sort((a, b) => a - b));
+    expect(problems.list[0].message).toBe("unknown protein PX");
+    expect(problems.list[1].message).toMatch(/^relation type "not-a-type"/);
   });
 });
