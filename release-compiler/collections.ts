@@ -164,9 +164,9 @@ export class KeyFilter<K extends BigKey> {
     this.mask = size - 1;
   }
 
-  /** A filter holding every key of `keys`. */
-  static of<K extends BigKey>(keys: { size: number } & Iterable<K>): KeyFilter<K> {
-    const filter = new KeyFilter<K>(keys.size);
+  /** A filter holding every key of `keys`, with room for `expected` keys (their count, or more for keys to come). */
+  static of<K extends BigKey>(keys: Iterable<K>, expected: number): KeyFilter<K> {
+    const filter = new KeyFilter<K>(expected);
     for (const key of keys) filter.add(key);
     return filter;
   }

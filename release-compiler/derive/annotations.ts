@@ -59,7 +59,7 @@ function proteinResolver(t: ProteinTable, queried: BigSet<string>) {
   const byAlias = new BigMap<string, number | null>();
   // Most ids learnt are asked for by no file (a tenth are, in the simulated releases): the
   // filter answers those without a lookup in `queried` (~5 s of this thread at a million proteins).
-  const mayBeQueried = KeyFilter.of(queried);
+  const mayBeQueried = KeyFilter.of(queried, queried.size);
   const inputEntry = inputIdReader(t);
   // Files name a protein in runs of lines: the last id's answer, until `add` changes it.
   let lastId: string | undefined;

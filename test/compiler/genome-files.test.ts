@@ -120,4 +120,20 @@ describe("genome files read on worker threads", () => {
       expect([...byInputId]).toEqual([...firstMap]);
     }
   });
+
+  it("find an id used twice however many proteins came before it (the filter of ids seen, made again as it fills)", async () => {
+    const dir = tempDir();
+    // 5,000 proteins in the first genome: the filter of the ids seen fills and is made again three times.
+    writeFileSync(join(dir, "AAAAA.fa"), Array.from({ length: 5_000 }, (_, i) => `>a${i}\nMKV`).join("\n") + "\n");
+    writeFileSync(join(dir, "BBBBB.fa"), [">b1", "MKV", ">a3", "MKV", ">a4999", "MKV", ">b2", "MKV", ">a1000", "MKV"].join("\n") + "\n");
+    const problems = new Problems();
+    const t = await readProteomes(species("AAAAA", "BBBBB"), dir, problems, { jobs: 1, sequenceFolder: dir });
+    expect(problems.list.map((p) => `${p.file.slice(dir.length + 1)}:${p.line}: ${p.message.replaceAll(dir + "/", "")}`)).toEqual([
+      "BBBBB.fa:3: protein id a3 is used twice (first at AAAAA.fa:7)",
+      "BBBBB.fa:5: protein id a4999 is used twice (first at AAAAA.fa:9999)",
+      "BBBBB.fa:9: protein id a1000 is used twice (first at AAAAA.fa:2001)",
+    ]);
+    expect(t.count).toBe(5_002);
+    expect(t.inputId.slice(-2)).toEqual(["b1", "b2"]);
+  });
 });
