@@ -96,6 +96,18 @@ describe("annotations name their proteins", () => {
     expect(problems).toEqual(["unknown protein N4_HUMAN"]);
   });
 
+  it("by its FASTA id first, where a cross-reference names another protein by it too", async () => {
+    const { rows, problems } = await read({
+      // p3's cross-reference "p1" makes p1 ambiguous as a learnt id; as a FASTA id it is p1's.
+      xrefs: ["p1\tRefSeq\tNP_1", "p3\tRefSeq\tp1"].join("\n"),
+      gaf: [gafLine("p3", "GO:0000001"), gafLine("p1", "GO:0000002")].join("\n"),
+    });
+    expect(rows[0].go.map((g) => g[0])).toEqual(["GO:0000002"]);
+    expect(rows[2].go.map((g) => g[0])).toEqual(["GO:0000001"]);
+    expect(rows[2].xrefs).toEqual([["RefSeq", "p1"]]);
+    expect(problems).toEqual([]);
+  });
+
   it("in any order of the proteins, in runs of lines or not", async () => {
     const { rows, problems } = await read({
       xrefs: ["p4\tRefSeq\tNP_4", "p1\tRefSeq\tNP_1", "p1\tRefSeq\tNP_1B", "sp|Q00002|KIN_HUMAN\tRefSeq\tNP_2", "p3\tRefSeq\tNP_3", "p1\tRefSeq\tNP_1C", "p4\tRefSeq\tNP_4B"].join("\n"),
