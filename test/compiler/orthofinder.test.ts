@@ -7,8 +7,13 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileRelease } from "../../release-compiler/compile.js";
-import { speciesCode } from "../../release-compiler/derive/orthofinder/species.js";
-import { InputRejected } from "../../release-compiler/problems.js";
+import { BigMap } from "../../release-compiler/collections.js";
+import { orthologuePairs } from "../../release-compiler/derive/orthofinder/pairs.js";
+import { speciesCode, type OrthoFinderSpecies } from "../../release-compiler/derive/orthofinder/species.js";
+import type { ProteinTable } from "../../release-compiler/derive/proteins.js";
+import type { PairRow } from "../../release-compiler/inputs.js";
+import { InputRejected, Problems } from "../../release-compiler/problems.js";
+import { tempDir } from "./readers/tmp.js";
 import { TEST_BUILD } from "../build-dir.js";
 import { data, hasSharedData, warnWithoutSharedData } from "../shared-data.js";
 
@@ -168,5 +173,25 @@ describe.skipIf(!hasSharedData)("broken OrthoFinder results", () => {
     expect(problems).toContain(`${config}:5: "hogs" cannot be given with "orthofinder" (the OrthoFinder results give the hogs)`);
     const again = await problemsOf(x.config(), x.path("out"));
     expect(again).toContain(`${x.path("input")}: no proteome of OrthoFinder species Mycoplasmoides_pneumoniae: expected Mycoplasmoides_pneumoniae.fa (or .faa, .fasta, .fas, .pep) in this folder`);
+  });
+});
+
+describe("OrthoFinder's orthologues as given pairs (orthologuePairs)", () => {
+  it("hands on a row's pairs in batches of bounded size, every pair once, unknown genes reported at their line", async () => {
+    const dir = tempDir();
+    const path = join(dir, "A__v__B.tsv");
+    writeFileSync(path, ["Orthogroup\tA\tB", "OG1\ta1, a2, a3\tb1, b2", "OG2\ta4\tb3, bX"].join("\n") + "\n");
+    const ids = ["a1", "a2", "a3", "a4", "b1", "b2", "b3"];
+    const proteins = { byInputId: new BigMap(ids.map((id, i) => [id, i + 1] as const)), genome: ids.map((id) => (id.startsWith("a") ? 0 : 1)) } as unknown as ProteinTable;
+    const of = { genomeOfName: new Map([["A", 0], ["B", 1]]), species: [{ file: "A" }, { file: "B" }] } as unknown as OrthoFinderSpecies;
+    const problems = new Problems();
+    const batches: PairRow[][] = [];
+    for await (const batch of orthologuePairs([["A", "B", path]], of, proteins, problems, undefined, 3)) batches.push(batch);
+    expect(Math.max(...batches.map((b) => b.length))).toBeLessThanOrEqual(3 + 2);
+    expect(batches.length).toBeGreaterThan(1);
+    expect(batches.flat().map((p) => `${p.protein1}-${p.protein2} ${p.relType} ${p.line}`)).toEqual([
+      "a1-b1 m:n 2", "a1-b2 m:n 2", "a2-b1 m:n 2", "a2-b2 m:n 2", "a3-b1 m:n 2", "a3-b2 m:n 2", "a4-b3 1:n 3",
+    ]);
+    expect(problems.list.map((p) => `${p.line}: ${p.message}`)).toEqual(["3: gene bX (B) is not in any proteome"]);
   });
 });

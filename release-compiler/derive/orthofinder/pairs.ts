@@ -39,6 +39,9 @@ export function orthologueFiles(of: OrthoFinderSpecies, problems: Problems): Arr
   }
 }
 
+/** Pairs handed on at once, at most: ~10 MB of rows. */
+const MAX_PAIRS_A_BATCH = 1 << 16;
+
 export async function* orthologuePairs(
   files: Array<[string, string, string]>,
   of: OrthoFinderSpecies,
@@ -46,6 +49,7 @@ export async function* orthologuePairs(
   problems: Problems,
   /** The file being read and its bytes read so far, after each chunk (readLines). */
   read?: (path: string, bytes: number) => void,
+  batchPairs = MAX_PAIRS_A_BATCH,
 ): AsyncGenerator<PairRow[]> {
   for (const [x, y, path] of files) {
     const gx = of.genomeOfName.get(x)!;
@@ -58,12 +62,21 @@ export async function* orthologuePairs(
       return false;
     };
     for await (const rows of readOrthologueBatches(path, x, y, problems, read && ((bytes) => read(path, bytes)))) {
-      const pairs: PairRow[] = [];
+      let pairs: PairRow[] = [];
       for (const row of rows) {
         const genes1 = row.genes1.filter((g) => known(g, gx, row.line, x));
         const genes2 = row.genes2.filter((g) => known(g, gy, row.line, y));
         const relType = `${row.genes1.length > 1 ? "m" : "1"}:${row.genes2.length > 1 ? "n" : "1"}`;
-        for (const protein1 of genes1) for (const protein2 of genes2) pairs.push({ protein1, protein2, relType, line: row.line, file: path });
+        for (const protein1 of genes1) {
+          for (const protein2 of genes2) pairs.push({ protein1, protein2, relType, line: row.line, file: path });
+          // A row of many genes on each side is the square of them in pairs: handed on in
+          // batches of bounded size (the problems of such a chunk then come in line order
+          // batch by batch, not across the whole chunk).
+          if (pairs.length >= batchPairs) {
+            yield pairs;
+            pairs = [];
+          }
+        }
       }
       yield pairs;
     }
