@@ -147,8 +147,8 @@ export class BigMap<K extends BigKey, V> implements ReadonlyMap<K, V> {
 
 /**
  * A Bloom filter over string or number keys: `mayHave` is false for a key never added, and true
- * for one added (and, for ~1.4% of the others, falsely). Put in front of a BigSet where most
- * keys asked for are not in it: a lookup in a Map of a million keys costs ~0.5 µs on this
+ * for one added (and falsely for ~1.4% of the others, filled to its room). Put in front of a
+ * BigSet or BigMap where most keys asked for are not in it: a lookup in a Map of a million keys costs ~0.5 µs on this
  * machine, most of it waiting on memory (a fresh slice of a line is compared slower still),
  * where the filter's two bits lie in an array of 16 bits a key, 2 MB at a million keys (~0.1 µs,
  * measured over 4 M misses). Written here because a filter this small is a hash and two bits.
