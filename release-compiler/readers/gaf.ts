@@ -4,7 +4,7 @@
  */
 import type { GafRow } from "../inputs.js";
 import type { Problems } from "../problems.js";
-import { fileLabel, isBlank, readLineBatches } from "./lines.js";
+import { fileLabel, isBlank, rowBatches } from "./lines.js";
 
 const GO_ID_RE = /^GO:\d{7}$/;
 
@@ -13,49 +13,44 @@ export async function* readGaf(path: string, problems: Problems): AsyncGenerator
   for await (const rows of readGafBatches(path, problems)) yield* rows;
 }
 
-export async function* readGafBatches(path: string, problems: Problems): AsyncGenerator<GafRow[]> {
+export function readGafBatches(path: string, problems: Problems): AsyncGenerator<GafRow[]> {
   const file = fileLabel(path);
-  for await (const { lines, firstLineNo } of readLineBatches(path, problems)) {
-    const rows: GafRow[] = [];
-    for (let i = 0; i < lines.length; i++) {
-      const text = lines[i], lineNo = firstLineNo + i;
-      if (text.startsWith("!") || isBlank(text)) continue;
-      const cols = text.split("\t");
-      if (cols.length < 15 || cols.length > 17) {
-        problems.report(file, lineNo, `expected 15 to 17 tab-separated columns (GAF 2.x), found ${cols.length}`);
-        continue;
-      }
-      const [db, objectId, symbol, qualifier, goId, reference, evidence, withFrom, aspect, , , , , date, assignedBy] =
-        cols.map((c) => c.trim());
-      let ok = true;
-      if (objectId === "") {
-        problems.report(file, lineNo, "empty DB object id (column 2)");
-        ok = false;
-      }
-      if (!GO_ID_RE.test(goId)) {
-        problems.report(file, lineNo, `GO id "${goId}" is not of the form GO:0000000 (column 5)`);
-        ok = false;
-      }
-      if (aspect !== "P" && aspect !== "F" && aspect !== "C") {
-        problems.report(file, lineNo, `aspect "${aspect}" is not one of P, F, C (column 9)`);
-        ok = false;
-      }
-      if (!ok) continue;
-      rows.push({
-        db,
-        objectId,
-        symbol,
-        qualifier,
-        goId,
-        reference,
-        evidence,
-        withFrom,
-        aspect: aspect as GafRow["aspect"],
-        date,
-        assignedBy,
-        line: lineNo,
-      });
+  return rowBatches(path, problems, (text, lineNo) => {
+    if (text.startsWith("!") || isBlank(text)) return;
+    const cols = text.split("\t");
+    if (cols.length < 15 || cols.length > 17) {
+      problems.report(file, lineNo, `expected 15 to 17 tab-separated columns (GAF 2.x), found ${cols.length}`);
+      return;
     }
-    yield rows;
-  }
+    const [db, objectId, symbol, qualifier, goId, reference, evidence, withFrom, aspect, , , , , date, assignedBy] =
+      cols.map((c) => c.trim());
+    let ok = true;
+    if (objectId === "") {
+      problems.report(file, lineNo, "empty DB object id (column 2)");
+      ok = false;
+    }
+    if (!GO_ID_RE.test(goId)) {
+      problems.report(file, lineNo, `GO id "${goId}" is not of the form GO:0000000 (column 5)`);
+      ok = false;
+    }
+    if (aspect !== "P" && aspect !== "F" && aspect !== "C") {
+      problems.report(file, lineNo, `aspect "${aspect}" is not one of P, F, C (column 9)`);
+      ok = false;
+    }
+    if (!ok) return;
+    return {
+      db,
+      objectId,
+      symbol,
+      qualifier,
+      goId,
+      reference,
+      evidence,
+      withFrom,
+      aspect: aspect as GafRow["aspect"],
+      date,
+      assignedBy,
+      line: lineNo,
+    };
+  });
 }

@@ -183,6 +183,26 @@ export function isBlank(text: string): boolean {
 }
 
 /**
+ * A reader's rows a chunk of lines at a time (readLineBatches): `row` cuts a line into its row,
+ * or gives none for a line that has none (a header, a blank line, a line it reported).
+ */
+export async function* rowBatches<Row>(
+  path: string,
+  problems: Problems,
+  row: (text: string, lineNo: number) => Row | undefined,
+  read?: (bytes: number) => void,
+): AsyncGenerator<Row[]> {
+  for await (const { lines, firstLineNo } of readLineBatches(path, problems, undefined, read)) {
+    const rows: Row[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const cut = row(lines[i], firstLineNo + i);
+      if (cut !== undefined) rows.push(cut);
+    }
+    yield rows;
+  }
+}
+
+/**
  * Takes each row of a reader's batches (`…Batches`: the rows of a chunk of lines together) on
  * this thread, with no async step a row, and puts each batch's problems in line order once it is
  * taken (Problems.inLineOrder): the reader's, reported as it cut the batch, and `take`'s, reported

@@ -1,7 +1,7 @@
 /** Cross-references, TSV `protein_id, source, xref` (an optional header line is skipped). Streamed. */
 import type { XrefRow } from "../inputs.js";
 import type { Problems } from "../problems.js";
-import { fileLabel, isBlank, readLineBatches } from "./lines.js";
+import { fileLabel, isBlank, rowBatches } from "./lines.js";
 
 const COLUMNS = ["protein_id", "source", "xref"];
 
@@ -10,26 +10,21 @@ export async function* readXrefTsv(path: string, problems: Problems): AsyncGener
   for await (const rows of readXrefBatches(path, problems)) yield* rows;
 }
 
-export async function* readXrefBatches(path: string, problems: Problems): AsyncGenerator<XrefRow[]> {
+export function readXrefBatches(path: string, problems: Problems): AsyncGenerator<XrefRow[]> {
   const file = fileLabel(path);
-  for await (const { lines, firstLineNo } of readLineBatches(path, problems)) {
-    const rows: XrefRow[] = [];
-    for (let i = 0; i < lines.length; i++) {
-      const text = lines[i], lineNo = firstLineNo + i;
-      if (isBlank(text)) continue;
-      const cols = text.split("\t").map((c) => c.trim());
-      if (cols[0] === "protein_id") continue; // header
-      if (cols.length !== 3) {
-        problems.report(file, lineNo, `expected 3 tab-separated columns (protein_id, source, xref), found ${cols.length}`);
-        continue;
-      }
-      const empty = COLUMNS.filter((_, i) => cols[i] === "");
-      if (empty.length > 0) {
-        problems.report(file, lineNo, `empty ${empty.join(", ")}`);
-        continue;
-      }
-      rows.push({ proteinId: cols[0], source: cols[1], xref: cols[2], line: lineNo });
+  return rowBatches(path, problems, (text, lineNo) => {
+    if (isBlank(text)) return;
+    const cols = text.split("\t").map((c) => c.trim());
+    if (cols[0] === "protein_id") return; // header
+    if (cols.length !== 3) {
+      problems.report(file, lineNo, `expected 3 tab-separated columns (protein_id, source, xref), found ${cols.length}`);
+      return;
     }
-    yield rows;
-  }
+    const empty = COLUMNS.filter((_, i) => cols[i] === "");
+    if (empty.length > 0) {
+      problems.report(file, lineNo, `empty ${empty.join(", ")}`);
+      return;
+    }
+    return { proteinId: cols[0], source: cols[1], xref: cols[2], line: lineNo };
+  });
 }
