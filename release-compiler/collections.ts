@@ -4,8 +4,8 @@
  * - one Map or Set holds at most 2^24 (16,777,216) entries, and the next `set` throws "Map
  *   maximum size exceeded". The ids that resolve an annotation's protein (canonical ids,
  *   aliases and every cross-reference id read, ~4 a protein in the simulated releases) pass it
- *   at about four million proteins, the proteins' own ids at 16.7 million, the pairs of a pairs
- *   file or of OrthoFinder's orthologues at 16.7 million pairs;
+ *   at about four million proteins, the pairs of a pairs file or of OrthoFinder's orthologues
+ *   at 16.7 million pairs (the proteins' own ids are in an IdIndex: packed-strings.ts);
  * - one array holds at most 2^27 elements, and a `push` past ~112 M (see BigArray) stops the
  *   process with a fatal error that nothing can catch.
  *

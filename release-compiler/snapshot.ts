@@ -13,15 +13,34 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { deserialize, serialize } from "node:v8";
 import { BigMap, type BigKey } from "./collections.js";
 import { writeFully } from "./files.js";
+import { IdIndex, StringColumn } from "./packed-strings.js";
 
 /** Elements per frame of a long array or Map. */
 const SLICE = 1 << 16;
+/** Bytes per frame of a packed column's arrays, written as they are held (not serialized). */
+const BYTE_SLICE = 1 << 24;
+
+/**
+ * Classes held in typed arrays (packed-strings.ts), which V8's serializer would give back as
+ * plain objects: each is written as its arrays' bytes and made again from them.
+ */
+const PACKED = { IdIndex, StringColumn } as const;
+type PackedType = keyof typeof PACKED;
+const ARRAYS = { Uint8Array, Int32Array, Float64Array } as const;
+type PackedArray = InstanceType<(typeof ARRAYS)[keyof typeof ARRAYS]>;
+/** A packed value's arrays: name, array type, byte length, in the order written. */
+type PackedParts = Array<[string, keyof typeof ARRAYS, number]>;
+
+function packedType(v: unknown): PackedType | undefined {
+  return v instanceof IdIndex ? "IdIndex" : v instanceof StringColumn ? "StringColumn" : undefined;
+}
 
 type Header =
   | { kind: "value" }
   | { kind: "array"; length: number }
   | { kind: "map"; size: number }
   | { kind: "bigmap"; size: number }
+  | { kind: "packed"; type: PackedType; parts: PackedParts }
   | { kind: "object"; keys: string[] };
 
 /** Writes `value` to a new file at `path`. */
@@ -46,6 +65,15 @@ export function saveSnapshot(path: string, value: unknown): void {
         if (slice.length === SLICE) frame(serialize(slice.splice(0)));
       }
       if (slice.length) frame(serialize(slice));
+    } else if (packedType(v)) {
+      // Its typed arrays' bytes as they are, in frames of BYTE_SLICE.
+      const arrays = Object.entries((v as IdIndex | StringColumn).parts() as unknown as Record<string, PackedArray>);
+      const parts: PackedParts = arrays.map(([name, a]) => [name, a.constructor.name as keyof typeof ARRAYS, a.byteLength]);
+      frame(serialize({ kind: "packed", type: packedType(v)!, parts } satisfies Header));
+      for (const [, a] of arrays) {
+        const bytes = Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+        for (let at = 0; at < bytes.length; at += BYTE_SLICE) frame(bytes.subarray(at, at + BYTE_SLICE));
+      }
     } else if (v !== null && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
       const keys = Object.keys(v);
       frame(serialize({ kind: "object", keys } satisfies Header));
@@ -67,6 +95,7 @@ type Item =
   | { kind: "value"; at: number }
   | { kind: "array"; at: number; length: number }
   | { kind: "map" | "bigmap"; at: number; size: number }
+  | { kind: "packed"; at: number; type: PackedType; parts: PackedParts }
   | { kind: "object"; fields: Array<[string, Item]> };
 
 /**
@@ -95,6 +124,8 @@ export function loadSnapshot<T>(path: string): T {
         case "map":
         case "bigmap":
           return [{ kind: header.kind, at: skip(Math.ceil(header.size / SLICE)), size: header.size }, at];
+        case "packed":
+          return [{ ...header, at: skip(header.parts.reduce((n, [, , bytes]) => n + Math.ceil(bytes / BYTE_SLICE), 0)) }, at];
         case "object": {
           const fields: Array<[string, Item]> = [];
           for (const key of header.keys) {
@@ -123,8 +154,15 @@ function frameReader(path: string, fd: number) {
     lengthAt,
     valueAt(position: number): [unknown, number] {
       const bytes = Buffer.alloc(lengthAt(position));
-      if (readSync(fd, bytes, 0, bytes.length, position + 4) !== bytes.length) throw new Error(`snapshot ${path}: ends early, at byte ${position}`);
-      return [deserialize(bytes), position + 4 + bytes.length];
+      const next = this.bytesAt(position, bytes);
+      return [deserialize(bytes), next];
+    },
+    /** Reads the frame at `position`, which must be `into`'s length, into it; where the next frame begins. */
+    bytesAt(position: number, into: Uint8Array): number {
+      const length = lengthAt(position);
+      if (length !== into.length) throw new Error(`snapshot ${path}: a frame of ${length} bytes at byte ${position} where ${into.length} were written`);
+      if (readSync(fd, into, 0, length, position + 4) !== length) throw new Error(`snapshot ${path}: ends early, at byte ${position}`);
+      return position + 4 + length;
     },
   };
 }
@@ -168,6 +206,15 @@ function materialize(path: string, item: Item): unknown {
         const out = item.kind === "map" ? new Map<BigKey, unknown>() : new BigMap<BigKey, unknown>();
         for (let at = 0; at < item.size; at += SLICE) for (const [k, v] of frame() as Array<[BigKey, unknown]>) out.set(k, v);
         return out;
+      }
+      case "packed": {
+        const parts: Record<string, PackedArray> = {};
+        for (const [name, type, length] of item.parts) {
+          const bytes = new Uint8Array(length);
+          for (let at = 0; at < length; at += BYTE_SLICE) position = frames.bytesAt(position, bytes.subarray(at, at + BYTE_SLICE));
+          parts[name] = new ARRAYS[type](bytes.buffer);
+        }
+        return PACKED[item.type].from(parts as never);
       }
     }
   } finally {

@@ -8,7 +8,7 @@ import { readLineBatches, takeRows } from "../readers/lines.js";
 import { readObo } from "../readers/obo.js";
 import { readUniProtBatches } from "../readers/uniprot.js";
 import { readXrefBatches } from "../readers/xrefs.js";
-import type { ProteinTable } from "./proteins.js";
+import { aliasesOf, type ProteinTable } from "./proteins.js";
 import { lazyField } from "../snapshot.js";
 import { annotationReader, annotationSpill, type AnnotationSpill, type GoAnnotation } from "./annotation-file.js";
 import type { EntryFile } from "./entry-file.js";
@@ -73,8 +73,12 @@ function proteinResolver(t: ProteinTable, queried: BigSet<string>) {
     else return;
     if (key === lastId) lastId = undefined;
   };
-  t.canonicalId.forEach((id, i) => add(id, i + 1));
-  t.aliases.forEach((list, i) => list.forEach((a) => add(a, i + 1)));
+  for (let i = 0; i < t.count; i++) {
+    // A protein without an accession is named by its FASTA id alone, which resolves first (inputIdReader).
+    if (t.accessions.is(i, "")) continue;
+    add(t.accessions.at(i), i + 1);
+    for (const a of aliasesOf(t, i)) add(a, i + 1);
+  }
   return {
     resolve(id: string): number | undefined {
       if (id === lastId) return lastEntry;
@@ -88,33 +92,29 @@ function proteinResolver(t: ProteinTable, queried: BigSet<string>) {
 }
 
 /**
- * The entry of a FASTA id (byInputId), for ids asked in a file's order: files list proteins
- * mostly in entry order, so the entry after the last one found is tried first, by comparing its
- * id, before a lookup in byInputId (~0.5–1 µs at a million proteins, most of it waiting on memory).
- * Input ids are unique to their entry, so the answer is byInputId's either way.
+ * The entry of a FASTA id (the proteins' inputIds), for ids asked in a file's order: files list
+ * proteins mostly in entry order, so the entry after the last one found is tried first, by
+ * comparing its id's bytes, before a lookup in the index. Input ids are unique to their entry,
+ * so the answer is the index's either way.
  */
-function inputIdReader(t: Pick<ProteinTable, "inputId" | "byInputId">): (id: string) => number | undefined {
-  // Ids that are no FASTA id (a UniProt accession, an id some file learnt) are told by a filter
-  // of the FASTA ids without a miss in byInputId.
-  const fastaIds = KeyFilter.of(t.inputId, t.inputId.length);
-  /** Entry − 1 of the entry after the last one found. */
-  let next = 0;
+function inputIdReader({ inputIds }: Pick<ProteinTable, "inputIds">): (id: string) => number | undefined {
+  /** The entry after the last one found. */
+  let next = 1;
   return (id) => {
-    if (next < t.inputId.length && t.inputId[next] === id) return ++next;
-    if (!fastaIds.mayHave(id)) return undefined;
-    const entry = t.byInputId.get(id);
-    if (entry !== undefined) next = entry;
+    if (inputIds.is(next, id)) return next++;
+    const entry = inputIds.numberOf(id);
+    if (entry !== undefined) next = entry + 1;
     return entry;
   };
 }
 
 /**
  * Every id an annotation file may name its protein by that is not a FASTA id (those resolve
- * first, by byInputId): a pass over the files' id fields alone, as their readers cut them
+ * first, by the proteins' inputIds): a pass over the files' id fields alone, as their readers cut them
  * (readXrefTsv, readUniProt, readDomainTsv, readGaf), any line's, so that nothing a reader
  * resolves is missed (a line the reader refuses adds an id never asked for, harmlessly).
  */
-export async function queriedIds(inputs: AnnotationInputs, proteins: Pick<ProteinTable, "inputId" | "byInputId">): Promise<BigSet<string>> {
+export async function queriedIds(inputs: AnnotationInputs, proteins: Pick<ProteinTable, "inputIds">): Promise<BigSet<string>> {
   // As many as the proteins' canonical ids and more, where the files name proteins by accession: past a Set's limit.
   const queried = new BigSet<string>();
   // Files name a protein in runs of lines: each id is looked up once a run.

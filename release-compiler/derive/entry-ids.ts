@@ -1,7 +1,7 @@
 import { BigArray, BigSet } from "../collections.js";
 import { GrowingInts } from "../write/growing.js";
 import type { AnnotationTable } from "./annotations.js";
-import type { ProteinTable } from "./proteins.js";
+import { aliasesOf, canonicalIdOf, type ProteinTable } from "./proteins.js";
 
 /**
  * A versioned RefSeq (`NP_001004711.2`) or Ensembl (`ENSP00000354587.3`) accession: the
@@ -33,8 +33,8 @@ export function entryIdPairs(p: ProteinTable, annotations: Pick<AnnotationTable,
     }
   };
   for (let i = 0; i < p.count; i++) {
-    add(p.canonicalId[i], i + 1);
-    for (const a of p.aliases[i]) add(a, i + 1);
+    add(canonicalIdOf(p, i), i + 1);
+    for (const a of aliasesOf(p, i)) add(a, i + 1);
     for (const [, id] of annotations.xrefsAt(i)) add(id, i + 1);
   }
   if (unversioned.length) {

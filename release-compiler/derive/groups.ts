@@ -53,7 +53,7 @@ export async function readGroups(file: string, proteins: ProteinTable, problems:
   // The group each protein is in, by entry - 1 (a Map holds fewer than a public release's proteins).
   const groupOf = new Array<string | undefined>(proteins.count);
   for await (const row of readGroupsTsv(file, problems)) {
-    const entry = proteins.byInputId.get(row.protein);
+    const entry = proteins.inputIds.numberOf(row.protein);
     if (entry === undefined) {
       problems.report(file, row.line, `unknown protein ${row.protein}`);
       continue;

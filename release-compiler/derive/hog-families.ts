@@ -61,7 +61,7 @@ function headerGenes(header: OrthoXmlHeader, file: string, proteins: ProteinTabl
   const genes: Array<[string, number]> = [];
   for (const sp of header.species) {
     for (const gene of sp.genes) {
-      const entry = proteins.byInputId.get(gene.protId);
+      const entry = proteins.inputIds.numberOf(gene.protId);
       if (entry === undefined) problems.report(file, gene.line, `protein ${gene.protId} of the HOGs is not in the proteomes`);
       else genes.push([gene.id, entry]);
     }
@@ -92,7 +92,7 @@ async function familiesHere(file: string, hogPrefix: string, taxonomy: TaxonomyB
       if (!family) return;
       for (const entry of family.members) {
         const other = inFamily[entry - 1];
-        if (other) problems.report(file, root.line, `protein ${proteins.inputId[entry - 1]} is in two HOGs (${(other === family.index ? family : families[other - 1]).rootId}, ${family.rootId})`);
+        if (other) problems.report(file, root.line, `protein ${proteins.inputIds.idOf(entry)} is in two HOGs (${(other === family.index ? family : families[other - 1]).rootId}, ${family.rootId})`);
         inFamily[entry - 1] = family.index;
       }
       families.push(family);

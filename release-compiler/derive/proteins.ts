@@ -6,7 +6,7 @@ import type { Problems } from "../problems.js";
 import { speciesFile } from "../config.js";
 import { readGenomeFiles, reportRead, type CdnaRead, type GenomeFileTask, type LociRead, type ProteomeRead } from "./genome-files.js";
 import { readSplice } from "../readers/splice.js";
-import { BigMap, KeyFilter } from "../collections.js";
+import { IdIndex, StringColumn } from "../packed-strings.js";
 import { StringPool } from "./strings.js";
 import { sequenceFileWriter, type SequenceFile } from "./sequence-file.js";
 import { entryFileWriter, openPackedFile, type EntryFile } from "./entry-file.js";
@@ -20,9 +20,18 @@ export const EXON_FILE = "exons.bin";
  */
 export interface ProteinTable {
   count: number;
-  /** First word of the FASTA header: the id every other input uses. */
-  inputId: string[];
-  canonicalId: string[];
+  /**
+   * First word of the FASTA header: the id every other input uses, numbered by entry
+   * (`numberOf(id)` is its entry, `idOf(entry)` its id), packed (packed-strings.ts).
+   */
+  inputIds: IdIndex;
+  /**
+   * By entry − 1, the UniProt accession of a FASTA id of UniProt's form (sp|P69905|HBA_HUMAN),
+   * "" for other ids, and its entry name: a protein's canonical id (canonicalIdOf) and its aliases
+   * (aliasesOf) follow from them and its input id.
+   */
+  accessions: StringColumn;
+  entryNames: StringColumn;
   genome: number[];
   /** 1-based index within the genome (the number in the orthid). */
   indexInGenome: number[];
@@ -45,10 +54,6 @@ export interface ProteinTable {
   /** Isoform entry numbers of the protein's gene (itself included), or undefined for a single isoform. */
   isoforms: Array<number[] | undefined>;
   isMain: boolean[];
-  /** Aliases for lookup besides the canonical id: FASTA id, UniProt accession and entry name. */
-  aliases: string[][];
-  /** Input id → entry number (a BigMap: a release may have more proteins than a Map holds). */
-  byInputId: BigMap<string, number>;
   genomeFirstEntry: number[];
   genomeSize: number[];
 }
@@ -71,8 +76,12 @@ export const md5Of = ({ md5 }: Pick<ProteinTable, "md5">, i: number): string => 
 /** Protein `i`'s (entry − 1) locus, as the protein record writes it. */
 export const locusOf = ({ loci }: Pick<ProteinTable, "loci">, i: number): Locus => [loci.start[i], loci.end[i], loci.strand[i]];
 
-/** Shared by the many proteins without aliases (or exons); never modified. */
-const NO_ALIASES: never[] = [];
+/** Protein `i`'s (entry − 1) canonical id: its UniProt accession, else its FASTA id. */
+export const canonicalIdOf = (t: Pick<ProteinTable, "accessions" | "inputIds">, i: number): string => t.accessions.at(i) || t.inputIds.idOf(i + 1);
+
+/** Protein `i`'s (entry − 1) ids for lookup besides its canonical id: of a UniProt FASTA id, the id itself and the entry name. */
+export const aliasesOf = (t: Pick<ProteinTable, "accessions" | "entryNames" | "inputIds">, i: number): string[] =>
+  t.accessions.is(i, "") ? [] : [t.inputIds.idOf(i + 1), t.entryNames.at(i)];
 
 export async function readProteomes(
   species: SpeciesInfoRow[],
@@ -87,9 +96,9 @@ export async function readProteomes(
 ): Promise<ProteinTable> {
   const sequences = sequenceFileWriter(options.sequenceFolder);
   const t: Omit<ProteinTable, "sequenceFile" | "exonFile" | "loci" | "md5"> = {
-    count: 0, inputId: [], canonicalId: [], genome: [], indexInGenome: [], length: [],
-    description: [], chromosome: [], isoforms: [], isMain: [], aliases: [],
-    byInputId: new BigMap(), genomeFirstEntry: [], genomeSize: [],
+    count: 0, inputIds: new IdIndex(), accessions: new StringColumn(), entryNames: new StringColumn(), genome: [], indexInGenome: [], length: [],
+    description: [], chromosome: [], isoforms: [], isMain: [],
+    genomeFirstEntry: [], genomeSize: [],
   };
   // Each genome's kept proteins' MD5s, put together at the end.
   const digests: Buffer[] = [];
@@ -98,11 +107,6 @@ export async function readProteomes(
   const proteomeOf = (s: SpeciesInfoRow) => s.proteomePath ?? speciesFile(folder, s.code, ".fa");
   const firstSeen = (entry: number) => `${proteomeOf(species[t.genome[entry - 1]])}:${headerLine[entry - 1]}`;
   const tasks = species.map((s): GenomeFileTask => ({ kind: "proteome", file: proteomeOf(s), keepStops: options.keepStops ?? false }));
-  // The ids kept so far, for the check of an id used twice: nearly every id is new, which the
-  // filter tells without a lookup in byInputId (a miss there ~0.6 µs at a million proteins).
-  // Made again from the ids, with twice the room, each time it fills.
-  let room = 2 ** 10;
-  let seenIds = new KeyFilter<string>(room);
   const reading = readGenomeFiles<ProteomeRead>(tasks, options.jobs ?? 1, (read, g) => {
     const s = species[g];
     const file = proteomeOf(s);
@@ -118,20 +122,16 @@ export async function readProteomes(
     const md5 = Buffer.alloc(read.ids.length * MD5_BYTES);
     for (const [i, id] of read.ids.entries()) {
       reported = reportRead(read, problems, i, reported);
-      const known = seenIds.mayHave(id) ? t.byInputId.get(id) : undefined;
-      if (known !== undefined) {
-        problems.report(file, read.lines[i], `protein id ${id} is used twice (first at ${firstSeen(known)})`);
+      const entry = t.inputIds.add(id);
+      if (entry <= t.count) {
+        problems.report(file, read.lines[i], `protein id ${id} is used twice (first at ${firstSeen(entry)})`);
         continue;
       }
       n += 1;
       t.count += 1;
-      t.byInputId.set(id, t.count);
       headerLine.push(read.lines[i]);
-      t.inputId.push(id);
-      seenIds.add(id);
-      if (t.count > room) seenIds = KeyFilter.of(t.inputId, (room *= 2));
-      t.canonicalId.push(read.accessions[i] || id);
-      t.aliases.push(read.accessions[i] ? [id, read.entryNames[i]] : NO_ALIASES);
+      t.accessions.push(read.accessions[i]);
+      t.entryNames.push(read.accessions[i] ? read.entryNames[i] : "");
       t.genome.push(g);
       t.indexInGenome.push(n);
       kept.push(read.sequences[i]);
@@ -175,7 +175,7 @@ export async function readCdnaByGenome(
 ): Promise<void> {
   const tasks = species.map((s, g): GenomeFileTask => {
     const first = t.genomeFirstEntry[g] - 1;
-    return { kind: "cdna", file: speciesFile(folder, s.code, ".fa"), code: s.code, ids: t.inputId.slice(first, first + t.genomeSize[g]) };
+    return { kind: "cdna", file: speciesFile(folder, s.code, ".fa"), code: s.code, ids: [...t.inputIds.range(first + 1, first + 1 + t.genomeSize[g])] };
   });
   await readGenomeFiles<CdnaRead>(tasks, jobs, (read) => {
     reportRead(read, problems, Infinity);
@@ -201,7 +201,7 @@ export async function readLoci(t: ProteinTable, species: SpeciesInfoRow[], folde
       // The genome's proteins' exons, encoded: empty for a protein without.
       const records: Uint8Array[] = new Array<Uint8Array>(t.genomeSize[g]).fill(NO_EXONS);
       for (const [id, locus] of read.loci) {
-        const entry = t.byInputId.get(id);
+        const entry = t.inputIds.numberOf(id);
         if (entry === undefined) continue;
         if (t.genome[entry - 1] !== g) {
           problems.report(file, locus.line, `${id} is a protein of another genome than ${s.code}`);
@@ -235,7 +235,7 @@ export async function readIsoforms(t: ProteinTable, species: SpeciesInfoRow[], f
     for (const gene of await readSplice(file, problems)) {
       const entries: number[] = [];
       for (const id of gene.isoforms) {
-        const entry = t.byInputId.get(id);
+        const entry = t.inputIds.numberOf(id);
         if (entry === undefined || t.genome[entry - 1] !== g) {
           problems.report(file, gene.line, `isoform ${id} is not a protein of ${s.code}`);
         } else if (t.isoforms[entry - 1]) {
@@ -267,7 +267,7 @@ export function chooseMainIsoforms(t: ProteinTable, inHog: (entry: number) => bo
     done.add(isoforms);
     const referenced = isoforms.filter(inHog);
     if (referenced.length > 1) {
-      problems.report(splicedFile, 0, `isoforms ${referenced.map((e) => t.inputId[e - 1]).join(", ")} of one gene are all in HOGs`);
+      problems.report(splicedFile, 0, `isoforms ${referenced.map((e) => t.inputIds.idOf(e)).join(", ")} of one gene are all in HOGs`);
     }
     const main = referenced[0] ?? isoforms.reduce((a, b) => (t.length[b - 1] > t.length[a - 1] ? b : a));
     for (const e of isoforms) t.isMain[e - 1] = e === main;

@@ -49,7 +49,7 @@ import { isPrefixId } from "../../release-format/hog-tree.js";
 import { rowChunkCovering, rowChunkIndex } from "../../release-format/directory.js";
 import { hogListRows } from "../derive/hog-list.js";
 import { similarProfiles } from "../derive/profiles.js";
-import { exonPairs, locusOf, md5Of, openExons, type ProteinTable } from "../derive/proteins.js";
+import { canonicalIdOf, exonPairs, locusOf, md5Of, openExons, type ProteinTable } from "../derive/proteins.js";
 import { openSequences } from "../derive/sequence-file.js";
 import { readRelations, relationColumns, RELATIONS_TABLE, type StoredRelations } from "../derive/relations.js";
 import { genesSharingFamilies } from "../derive/shared-families.js";
@@ -182,7 +182,7 @@ const summaryOf = (b: ReleaseBuild) => (entry: number): ProteinSummary => {
   const i = entry - 1;
   return {
     entry,
-    canonicalId: p.canonicalId[i],
+    canonicalId: canonicalIdOf(p, i),
     md5: md5Of(p, i),
     length: p.length[i],
     group: b.group[i],

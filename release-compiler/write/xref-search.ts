@@ -15,7 +15,7 @@ import {
 } from "../../release-format/format.js";
 import { xrefsOf } from "../../release-format/xrefs.js";
 import { BigArray } from "../collections.js";
-import type { ProteinTable } from "../derive/proteins.js";
+import { canonicalIdOf, type ProteinTable } from "../derive/proteins.js";
 import { appendGaps, GrowingBytes, GrowingInts } from "./growing.js";
 import type { PackWriter } from "./packs.js";
 import { stringOrder } from "./string-order.js";
@@ -106,7 +106,7 @@ function searchRows(p: ProteinTable, xrefsAt: (index: number) => AnnotationRow["
     const g = p.genome[i];
     const orthid = `${speciesCodes[g]}${String(entry - p.genomeFirstEntry[g] + 1).padStart(5, "0")}`;
     // The protein xref endpoint's list and seq_match rule; xrefsOf reads only the canonical id.
-    const xrefs = xrefsOf({ canonicalId: p.canonicalId[i] } as ProteinSummary, { xrefs: xrefsAt(i) });
+    const xrefs = xrefsOf({ canonicalId: canonicalIdOf(p, i) } as ProteinSummary, { xrefs: xrefsAt(i) });
     const seen = new Map<string, { source: string; seqMatch: number }>();
     const add = (xref: string, from: string, match: string) => {
       if (!xref) return;

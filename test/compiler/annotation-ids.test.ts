@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readAnnotations } from "../../release-compiler/derive/annotations.js";
 import type { ProteinTable } from "../../release-compiler/derive/proteins.js";
-import { BigMap } from "../../release-compiler/collections.js";
+import { IdIndex, StringColumn } from "../../release-compiler/packed-strings.js";
 import { Problems } from "../../release-compiler/problems.js";
 import { tempDir, tempFile } from "./readers/tmp.js";
 
@@ -18,12 +18,11 @@ function proteins(): ProteinTable {
   const inputId = ["p1", "sp|Q00002|KIN_HUMAN", "p3", "p4"];
   return {
     count: 4,
-    inputId,
-    canonicalId: ["p1", "Q00002", "p3", "p4"],
-    aliases: [[], ["sp|Q00002|KIN_HUMAN", "KIN_HUMAN"], [], []],
+    inputIds: IdIndex.of(inputId),
+    accessions: StringColumn.of(["", "Q00002", "", ""]),
+    entryNames: StringColumn.of(["", "KIN_HUMAN", "", ""]),
     description: ["", "", "", ""],
     length: [500, 500, 500, 500],
-    byInputId: new BigMap(inputId.map((id, i) => [id, i + 1] as const)),
   } as unknown as ProteinTable;
 }
 

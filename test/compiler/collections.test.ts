@@ -91,13 +91,13 @@ describe("BigMap", () => {
   it("is kept in a snapshot and read back as a BigMap, at any size", () => {
     const dir = mkdtempSync(join(tmpdir(), "orth-bigmap-"));
     const entries = Array.from({ length: 70_000 }, (_, i): [string, number] => [`P${i}`, i + 1]);
-    const proteins = { count: entries.length, byInputId: new BigMap(entries, 30_000), small: new BigMap([["x", 1]]) };
+    const proteins = { count: entries.length, byId: new BigMap(entries, 30_000), small: new BigMap([["x", 1]]) };
     saveSnapshot(join(dir, "output.v8"), { proteins });
     const back = loadSnapshot<{ proteins: typeof proteins }>(join(dir, "output.v8"));
-    expect(back.proteins.byInputId).toBeInstanceOf(BigMap);
-    expect(back.proteins.byInputId.size).toBe(70_000);
-    expect(byKey(back.proteins.byInputId)).toEqual(byKey(entries));
-    expect(back.proteins.byInputId.get("P69999")).toBe(70_000);
+    expect(back.proteins.byId).toBeInstanceOf(BigMap);
+    expect(back.proteins.byId.size).toBe(70_000);
+    expect(byKey(back.proteins.byId)).toEqual(byKey(entries));
+    expect(back.proteins.byId.get("P69999")).toBe(70_000);
     expect(back.proteins.small).toBeInstanceOf(BigMap);
     expect(back.proteins.small.get("x")).toBe(1);
   });

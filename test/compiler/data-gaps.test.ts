@@ -12,11 +12,11 @@ import { describe, expect, it } from "vitest";
 import { readAnnotations } from "../../release-compiler/derive/annotations.js";
 import { entryIdPairs } from "../../release-compiler/derive/entry-ids.js";
 import type { ProteinTable } from "../../release-compiler/derive/proteins.js";
+import { IdIndex, StringColumn } from "../../release-compiler/packed-strings.js";
 import { readUniProt } from "../../release-compiler/readers/uniprot.js";
 import { simulateRelease } from "../../release-compiler/simulate/simulate.js";
 import { writeHashIndexOfPairs } from "../../release-compiler/write/tables.js";
 import type { AnnotationRow, KeyIndexLeaf } from "../../release-format/format.js";
-import { BigMap } from "../../release-compiler/collections.js";
 import { tempPacks } from "./temp-packs.js";
 import { data, hasSharedData } from "./readers/data-path.js";
 import { collect, Problems, tempDir, tempFile } from "./readers/tmp.js";
@@ -34,10 +34,9 @@ function proteins(descriptions: string[]): ProteinTable {
   const ids = descriptions.map((_, i) => `P${i + 1}`);
   return {
     count: ids.length,
-    inputId: ids,
-    canonicalId: ids,
-    aliases: ids.map(() => []),
-    byInputId: new BigMap(ids.map((id, i) => [id, i + 1])),
+    inputIds: IdIndex.of(ids),
+    accessions: StringColumn.of(ids.map(() => "")),
+    entryNames: StringColumn.of(ids.map(() => "")),
     description: [...descriptions],
     sequence: ids.map(() => "MKVLAAGIVALLLAAA"),
   } as unknown as ProteinTable;

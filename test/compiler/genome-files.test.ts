@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { locusOf, md5Of, openExons, readCdnaByGenome, readLoci, readProteomes } from "../../release-compiler/derive/proteins.js";
+import { aliasesOf, canonicalIdOf, locusOf, md5Of, openExons, readCdnaByGenome, readLoci, readProteomes } from "../../release-compiler/derive/proteins.js";
 import { openSequences } from "../../release-compiler/derive/sequence-file.js";
 import type { SpeciesInfoRow } from "../../release-compiler/inputs.js";
 import { Problems } from "../../release-compiler/problems.js";
@@ -90,8 +90,8 @@ describe("genome files read on worker threads", () => {
     ]);
     expect(one.t.count).toBe(9);
     expect(one.t.genomeSize).toEqual([4, 3, 0, 2]);
-    expect(one.t.canonicalId.slice(0, 2)).toEqual(["a1", "P12345"]);
-    expect(one.t.aliases[1]).toEqual(["sp|P12345|KIN_AAAAA", "KIN_AAAAA"]);
+    expect([0, 1].map((i) => canonicalIdOf(one.t, i))).toEqual(["a1", "P12345"]);
+    expect([0, 1].map((i) => aliasesOf(one.t, i))).toEqual([[], ["sp|P12345|KIN_AAAAA", "KIN_AAAAA"]]);
     // Each kept protein's sequence, in its file, by entry: cleaned of what was reported, none of a protein left out.
     expect(one.sequences).toEqual(["MKVL", "MKVLA", "MKVL", "MKV", "MKV", "MKV", "MMM", "MKVW", "MAAA"]);
     expect(one.t.length).toEqual(one.sequences.map((s) => s.length));
@@ -114,16 +114,17 @@ describe("genome files read on worker threads", () => {
       expect(other.cdna).toEqual(one.cdna);
       expect(other.sequences).toEqual(one.sequences);
       expect(other.exons).toEqual(one.exons);
-      const { byInputId, ...rest } = other.t;
-      const { byInputId: firstMap, ...firstRest } = one.t;
+      const { inputIds, ...rest } = other.t;
+      const { inputIds: firstIds, ...firstRest } = one.t;
       expect(rest).toEqual(firstRest);
-      expect([...byInputId]).toEqual([...firstMap]);
+      expect([...inputIds]).toEqual([...firstIds]);
+      expect(inputIds.parts()).toEqual(firstIds.parts());
     }
   });
 
-  it("find an id used twice however many proteins came before it (the filter of ids seen, made again as it fills)", async () => {
+  it("find an id used twice however many proteins came before it (the id index, made again as it fills)", async () => {
     const dir = tempDir();
-    // 5,000 proteins in the first genome: the filter of the ids seen fills and is made again three times.
+    // 5,000 proteins in the first genome: the id index's table fills and is made again three times.
     writeFileSync(join(dir, "AAAAA.fa"), Array.from({ length: 5_000 }, (_, i) => `>a${i}\nMKV`).join("\n") + "\n");
     writeFileSync(join(dir, "BBBBB.fa"), [">b1", "MKV", ">a3", "MKV", ">a4999", "MKV", ">b2", "MKV", ">a1000", "MKV"].join("\n") + "\n");
     const problems = new Problems();
@@ -134,6 +135,7 @@ describe("genome files read on worker threads", () => {
       "BBBBB.fa:9: protein id a1000 is used twice (first at AAAAA.fa:2001)",
     ]);
     expect(t.count).toBe(5_002);
-    expect(t.inputId.slice(-2)).toEqual(["b1", "b2"]);
+    expect([...t.inputIds.range(5_001)]).toEqual(["b1", "b2"]);
+    expect(t.inputIds.numberOf("b2")).toBe(5_002);
   });
 });

@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileRelease } from "../../release-compiler/compile.js";
-import { BigMap } from "../../release-compiler/collections.js";
+import { IdIndex } from "../../release-compiler/packed-strings.js";
 import { orthologuePairs } from "../../release-compiler/derive/orthofinder/pairs.js";
 import { speciesCode, type OrthoFinderSpecies } from "../../release-compiler/derive/orthofinder/species.js";
 import type { ProteinTable } from "../../release-compiler/derive/proteins.js";
@@ -182,7 +182,7 @@ describe("OrthoFinder's orthologues as given pairs (orthologuePairs)", () => {
     const path = join(dir, "A__v__B.tsv");
     writeFileSync(path, ["Orthogroup\tA\tB", "OG1\ta1, a2, a3\tb1, b2", "OG2\ta4\tb3, bX"].join("\n") + "\n");
     const ids = ["a1", "a2", "a3", "a4", "b1", "b2", "b3"];
-    const proteins = { byInputId: new BigMap(ids.map((id, i) => [id, i + 1] as const)), genome: ids.map((id) => (id.startsWith("a") ? 0 : 1)) } as unknown as ProteinTable;
+    const proteins = { inputIds: IdIndex.of(ids), genome: ids.map((id) => (id.startsWith("a") ? 0 : 1)) } as unknown as ProteinTable;
     const of = { genomeOfName: new Map([["A", 0], ["B", 1]]), species: [{ file: "A" }, { file: "B" }] } as unknown as OrthoFinderSpecies;
     const problems = new Problems();
     const batches: PairRow[][] = [];

@@ -62,7 +62,7 @@ export async function readOrthoFinderGeneTrees(
   const leafEntry = (leaf: string): number | undefined => {
     for (const name of names) {
       if (!leaf.startsWith(`${name}_`)) continue;
-      const entry = proteins.byInputId.get(leaf.slice(name.length + 1));
+      const entry = proteins.inputIds.numberOf(leaf.slice(name.length + 1));
       if (entry !== undefined && proteins.genome[entry - 1] === of.genomeOfName.get(name)) return entry;
     }
     return undefined;

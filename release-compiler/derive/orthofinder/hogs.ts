@@ -85,7 +85,7 @@ export async function readOrthoFinderHogs(
         const genome = columns[i];
         if (genome === undefined) return;
         for (const gene of genes) {
-          const entry = proteins.byInputId.get(gene);
+          const entry = proteins.inputIds.numberOf(gene);
           if (entry === undefined) {
             problems.report(file, row.line, `gene ${gene} (${of.species[genome].file}) is not in any proteome`);
           } else if (proteins.genome[entry - 1] !== genome) {
@@ -167,7 +167,7 @@ export async function readOrthoFinderHogs(
     for (const e of root.entries) {
       const other = familyOfEntry[e - 1];
       if (other) {
-        problems.report(root.file, root.line, `gene ${proteins.inputId[e - 1]} of ${root.name} is also in ${other.name} (${other.file}:${other.line}), in another HOG family`);
+        problems.report(root.file, root.line, `gene ${proteins.inputIds.idOf(e)} of ${root.name} is also in ${other.name} (${other.file}:${other.line}), in another HOG family`);
         clash = true;
       } else familyOfEntry[e - 1] = root;
     }

@@ -55,7 +55,7 @@ export async function* orthologuePairs(
     const gx = of.genomeOfName.get(x)!;
     const gy = of.genomeOfName.get(y)!;
     const known = (gene: string, genome: number, line: number, species: string): boolean => {
-      const entry = proteins.byInputId.get(gene);
+      const entry = proteins.inputIds.numberOf(gene);
       if (entry === undefined) problems.report(path, line, `gene ${gene} (${species}) is not in any proteome`);
       else if (proteins.genome[entry - 1] !== genome) problems.report(path, line, `gene ${gene} is in the ${species} column but in the proteome of ${of.species[proteins.genome[entry - 1]].file}`);
       else return true;
