@@ -478,7 +478,7 @@ async function deriveRelease(
       {
         proteinCount: proteins.count,
         genomeOf: (e) => proteins.genome[e - 1],
-        isMain: (e) => proteins.isMain[e - 1],
+        isMain: (e) => proteins.isMain[e - 1] === 1,
         genomeFirstEntry: proteins.genomeFirstEntry,
         genomeSize: proteins.genomeSize,
         subgenomeOf: subgenomeReader(species, proteins),

@@ -32,13 +32,13 @@ export interface ProteinTable {
    */
   accessions: StringColumn;
   entryNames: StringColumn;
-  genome: number[];
+  genome: Int32Array;
   /** 1-based index within the genome (the number in the orthid). */
-  indexInGenome: number[];
+  indexInGenome: Int32Array;
   /** The sequences, in a file of the derive task's folder (sequence-file.ts): 421 MiB of heap at a million proteins. */
   sequenceFile: SequenceFile;
   /** Each sequence's length: what the tables that summarize proteins need of it. */
-  length: number[];
+  length: Int32Array;
   /** Each sequence's MD5, MD5_BYTES a protein (md5Of): 55 MiB of heap at a million proteins as hex strings, 16 MiB so. */
   md5: Uint8Array;
   description: string[];
@@ -53,7 +53,8 @@ export interface ProteinTable {
   exonFile: EntryFile;
   /** Isoform entry numbers of the protein's gene (itself included), or undefined for a single isoform. */
   isoforms: Array<number[] | undefined>;
-  isMain: boolean[];
+  /** 1 for the main isoform of its gene (and a protein of one isoform), else 0. */
+  isMain: Uint8Array;
   genomeFirstEntry: number[];
   genomeSize: number[];
 }
@@ -95,17 +96,20 @@ export async function readProteomes(
   options: { keepStops?: boolean; jobs?: number; sequenceFolder: string },
 ): Promise<ProteinTable> {
   const sequences = sequenceFileWriter(options.sequenceFolder);
-  const t: Omit<ProteinTable, "sequenceFile" | "exonFile" | "loci" | "md5"> = {
-    count: 0, inputIds: new IdIndex(), accessions: new StringColumn(), entryNames: new StringColumn(), genome: [], indexInGenome: [], length: [],
-    description: [], chromosome: [], isoforms: [], isMain: [],
-    genomeFirstEntry: [], genomeSize: [],
+  const t: Omit<ProteinTable, "sequenceFile" | "exonFile" | "loci" | "md5" | "genome" | "indexInGenome" | "length" | "isMain"> = {
+    count: 0, inputIds: new IdIndex(), accessions: new StringColumn(), entryNames: new StringColumn(),
+    description: [], chromosome: [], isoforms: [], genomeFirstEntry: [], genomeSize: [],
   };
+  // Numbers a protein, as typed arrays once all are read.
+  const genome: number[] = [];
+  const indexInGenome: number[] = [];
+  const length: number[] = [];
   // Each genome's kept proteins' MD5s, put together at the end.
   const digests: Buffer[] = [];
   // Header line of each entry, for "used twice" problems (its file follows from its genome).
   const headerLine: number[] = [];
   const proteomeOf = (s: SpeciesInfoRow) => s.proteomePath ?? speciesFile(folder, s.code, ".fa");
-  const firstSeen = (entry: number) => `${proteomeOf(species[t.genome[entry - 1]])}:${headerLine[entry - 1]}`;
+  const firstSeen = (entry: number) => `${proteomeOf(species[genome[entry - 1]])}:${headerLine[entry - 1]}`;
   const tasks = species.map((s): GenomeFileTask => ({ kind: "proteome", file: proteomeOf(s), keepStops: options.keepStops ?? false }));
   const reading = readGenomeFiles<ProteomeRead>(tasks, options.jobs ?? 1, (read, g) => {
     const s = species[g];
@@ -132,15 +136,14 @@ export async function readProteomes(
       headerLine.push(read.lines[i]);
       t.accessions.push(read.accessions[i]);
       t.entryNames.push(read.accessions[i] ? read.entryNames[i] : "");
-      t.genome.push(g);
-      t.indexInGenome.push(n);
+      genome.push(g);
+      indexInGenome.push(n);
       kept.push(read.sequences[i]);
-      t.length.push(read.sequences[i].length);
+      length.push(read.sequences[i].length);
       md5.set(read.md5.subarray(i * MD5_BYTES, (i + 1) * MD5_BYTES), (n - 1) * MD5_BYTES);
       t.description.push(read.descriptions[i]);
       t.chromosome.push("");
       t.isoforms.push(undefined);
-      t.isMain.push(true);
     }
     reportRead(read, problems, Infinity, reported);
     sequences.append(kept);
@@ -157,7 +160,10 @@ export async function readProteomes(
   const exons = entryFileWriter(options.sequenceFolder, EXON_FILE);
   exons.append(new Uint8Array(0), new Int32Array(t.count));
   const loci = { start: new Float64Array(t.count), end: new Float64Array(t.count), strand: new Int8Array(t.count) };
-  return { ...t, md5: new Uint8Array(Buffer.concat(digests)), loci, sequenceFile, exonFile: exons.finish() };
+  return {
+    ...t, genome: Int32Array.from(genome), indexInGenome: Int32Array.from(indexInGenome), length: Int32Array.from(length), isMain: new Uint8Array(t.count).fill(1),
+    md5: new Uint8Array(Buffer.concat(digests)), loci, sequenceFile, exonFile: exons.finish(),
+  };
 }
 
 /**
@@ -270,6 +276,6 @@ export function chooseMainIsoforms(t: ProteinTable, inHog: (entry: number) => bo
       problems.report(splicedFile, 0, `isoforms ${referenced.map((e) => t.inputIds.idOf(e)).join(", ")} of one gene are all in HOGs`);
     }
     const main = referenced[0] ?? isoforms.reduce((a, b) => (t.length[b - 1] > t.length[a - 1] ? b : a));
-    for (const e of isoforms) t.isMain[e - 1] = e === main;
+    for (const e of isoforms) t.isMain[e - 1] = e === main ? 1 : 0;
   }
 }

@@ -149,7 +149,7 @@ export async function writeRelationsPart({ b, packs, stage, jobs, derived, engin
       {
         genomes: b.species.length,
         genomeFirstEntry: shared(Int32Array, [...p.genomeFirstEntry, p.count + 1]),
-        isMain: shared(Uint8Array, p.isMain.map(Number)),
+        isMain: shared(Uint8Array, p.isMain),
         group: shared(Int32Array, b.group),
         groupCount: b.groups.length,
       },
@@ -189,7 +189,7 @@ const summaryOf = (b: ReleaseBuild) => (entry: number): ProteinSummary => {
     hog: ownHogId(b, i),
     chromosome: p.chromosome[i],
     locus: locusOf(p, i),
-    isMain: p.isMain[i],
+    isMain: p.isMain[i] === 1,
   };
 };
 

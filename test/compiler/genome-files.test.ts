@@ -94,7 +94,13 @@ describe("genome files read on worker threads", () => {
     expect([0, 1].map((i) => aliasesOf(one.t, i))).toEqual([[], ["sp|P12345|KIN_AAAAA", "KIN_AAAAA"]]);
     // Each kept protein's sequence, in its file, by entry: cleaned of what was reported, none of a protein left out.
     expect(one.sequences).toEqual(["MKVL", "MKVLA", "MKVL", "MKV", "MKV", "MKV", "MMM", "MKVW", "MAAA"]);
-    expect(one.t.length).toEqual(one.sequences.map((s) => s.length));
+    expect([...one.t.length]).toEqual(one.sequences.map((s) => s.length));
+    // Numbers a protein as typed arrays: its genome, its place in it, main until isoforms are chosen.
+    expect([one.t.genome, one.t.indexInGenome, one.t.isMain].map((a) => [a.constructor.name, ...a])).toEqual([
+      ["Int32Array", 0, 0, 0, 0, 1, 1, 1, 3, 3],
+      ["Int32Array", 1, 2, 3, 4, 1, 2, 3, 1, 2],
+      ["Uint8Array", 1, 1, 1, 1, 1, 1, 1, 1, 1],
+    ]);
     // Their MD5s, 16 bytes each, those of the proteins left out (used twice) among none.
     expect(one.t.md5.length).toBe(16 * one.t.count);
     expect(one.sequences.map((_, i) => md5Of(one.t, i))).toEqual(one.sequences.map((s) => createHash("md5").update(s).digest("hex")));
