@@ -31,8 +31,17 @@ type PackedArray = InstanceType<(typeof ARRAYS)[keyof typeof ARRAYS]>;
 /** A packed value's arrays: name, array type, byte length, in the order written. */
 type PackedParts = Array<[string, keyof typeof ARRAYS, number]>;
 
-function packedType(v: unknown): PackedType | undefined {
-  return v instanceof IdIndex ? "IdIndex" : v instanceof StringColumn ? "StringColumn" : undefined;
+const packedType = (v: unknown): PackedType | undefined => (v instanceof IdIndex ? "IdIndex" : v instanceof StringColumn ? "StringColumn" : undefined);
+
+/** Its arrays' bytes, and the header that names them. */
+function packedParts(type: PackedType, v: IdIndex | StringColumn): [Header, Buffer[]] {
+  const arrays = Object.entries(v.parts() as unknown as Record<string, PackedArray>);
+  const parts: PackedParts = arrays.map(([name, a]) => {
+    const kind = a.constructor.name;
+    if (!(kind in ARRAYS)) throw new Error(`snapshot: ${type}'s ${name} is a ${kind}, not one of ${Object.keys(ARRAYS).join(", ")}`);
+    return [name, kind as keyof typeof ARRAYS, a.byteLength];
+  });
+  return [{ kind: "packed", type, parts }, arrays.map(([, a]) => Buffer.from(a.buffer, a.byteOffset, a.byteLength))];
 }
 
 type Header =
@@ -53,6 +62,7 @@ export function saveSnapshot(path: string, value: unknown): void {
     writeFully(fd, bytes);
   };
   const write = (v: unknown): void => {
+    const packed = packedType(v);
     if (Array.isArray(v) && v.length > SLICE) {
       frame(serialize({ kind: "array", length: v.length } satisfies Header));
       for (let at = 0; at < v.length; at += SLICE) frame(serialize(v.slice(at, at + SLICE)));
@@ -65,15 +75,11 @@ export function saveSnapshot(path: string, value: unknown): void {
         if (slice.length === SLICE) frame(serialize(slice.splice(0)));
       }
       if (slice.length) frame(serialize(slice));
-    } else if (packedType(v)) {
+    } else if (packed) {
       // Its typed arrays' bytes as they are, in frames of BYTE_SLICE.
-      const arrays = Object.entries((v as IdIndex | StringColumn).parts() as unknown as Record<string, PackedArray>);
-      const parts: PackedParts = arrays.map(([name, a]) => [name, a.constructor.name as keyof typeof ARRAYS, a.byteLength]);
-      frame(serialize({ kind: "packed", type: packedType(v)!, parts } satisfies Header));
-      for (const [, a] of arrays) {
-        const bytes = Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-        for (let at = 0; at < bytes.length; at += BYTE_SLICE) frame(bytes.subarray(at, at + BYTE_SLICE));
-      }
+      const [header, arrays] = packedParts(packed, v as IdIndex | StringColumn);
+      frame(serialize(header));
+      for (const bytes of arrays) for (let at = 0; at < bytes.length; at += BYTE_SLICE) frame(bytes.subarray(at, at + BYTE_SLICE));
     } else if (v !== null && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
       const keys = Object.keys(v);
       frame(serialize({ kind: "object", keys } satisfies Header));
@@ -150,19 +156,23 @@ function frameReader(path: string, fd: number) {
     if (readSync(fd, length, 0, 4, position) !== 4) throw new Error(`snapshot ${path}: ends early, at byte ${position}`);
     return length.readUInt32LE();
   };
+  /** Reads the body of the frame at `position` into `into`, as long as it; where the next frame begins. */
+  const readInto = (position: number, into: Uint8Array): number => {
+    if (readSync(fd, into, 0, into.length, position + 4) !== into.length) throw new Error(`snapshot ${path}: ends early, at byte ${position}`);
+    return position + 4 + into.length;
+  };
   return {
     lengthAt,
     valueAt(position: number): [unknown, number] {
       const bytes = Buffer.alloc(lengthAt(position));
-      const next = this.bytesAt(position, bytes);
+      const next = readInto(position, bytes);
       return [deserialize(bytes), next];
     },
     /** Reads the frame at `position`, which must be `into`'s length, into it; where the next frame begins. */
     bytesAt(position: number, into: Uint8Array): number {
       const length = lengthAt(position);
       if (length !== into.length) throw new Error(`snapshot ${path}: a frame of ${length} bytes at byte ${position} where ${into.length} were written`);
-      if (readSync(fd, into, 0, length, position + 4) !== length) throw new Error(`snapshot ${path}: ends early, at byte ${position}`);
-      return position + 4 + length;
+      return readInto(position, into);
     },
   };
 }
