@@ -1,5 +1,5 @@
 import type { GenomeDetail } from "../../release-format/format.js";
-import type { ProteinTable } from "./proteins.js";
+import { chromosomeOf, type ProteinTable } from "./proteins.js";
 
 /**
  * Chromosomes of a genome in order of first appearance, with runs of consecutive entry
@@ -10,7 +10,7 @@ export function genomeDetail(p: ProteinTable, g: number): GenomeDetail {
   const byChromosome = new Map<string, Array<[number, number]>>();
   const first = p.genomeFirstEntry[g];
   for (let e = first; e < first + p.genomeSize[g]; e++) {
-    const chr = p.chromosome[e - 1];
+    const chr = chromosomeOf(p, e - 1);
     const ranges = byChromosome.get(chr) ?? [];
     const last = ranges[ranges.length - 1];
     if (last && last[1] === e - 1) last[1] = e;

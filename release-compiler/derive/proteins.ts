@@ -7,7 +7,7 @@ import { speciesFile } from "../config.js";
 import { readGenomeFiles, reportRead, type CdnaRead, type GenomeFileTask, type LociRead, type ProteomeRead } from "./genome-files.js";
 import { readSplice } from "../readers/splice.js";
 import { IdIndex, StringColumn } from "../packed-strings.js";
-import { StringPool } from "./strings.js";
+import { ownString } from "./strings.js";
 import { sequenceFileWriter, type SequenceFile } from "./sequence-file.js";
 import { entryFileWriter, openPackedFile, type EntryFile } from "./entry-file.js";
 
@@ -42,7 +42,10 @@ export interface ProteinTable {
   /** Each sequence's MD5, MD5_BYTES a protein (md5Of): 55 MiB of heap at a million proteins as hex strings, 16 MiB so. */
   md5: Uint8Array;
   description: string[];
-  chromosome: string[];
+  /** Each protein's chromosome as its index in `chromosomes` (chromosomeOf), 0 where unknown. */
+  chromosome: Int32Array;
+  /** The chromosomes the GFF files name, in the order first met, after "" (unknown). */
+  chromosomes: string[];
   /** Each protein's locus (locusOf), all 0 where unknown. */
   loci: LocusColumns;
   /**
@@ -77,6 +80,9 @@ export const md5Of = ({ md5 }: Pick<ProteinTable, "md5">, i: number): string => 
 /** Protein `i`'s (entry − 1) locus, as the protein record writes it. */
 export const locusOf = ({ loci }: Pick<ProteinTable, "loci">, i: number): Locus => [loci.start[i], loci.end[i], loci.strand[i]];
 
+/** Protein `i`'s (entry − 1) chromosome, "" where unknown. */
+export const chromosomeOf = (t: Pick<ProteinTable, "chromosome" | "chromosomes">, i: number): string => t.chromosomes[t.chromosome[i]];
+
 /** Protein `i`'s (entry − 1) canonical id: its UniProt accession, else its FASTA id. */
 export const canonicalIdOf = (t: Pick<ProteinTable, "accessions" | "inputIds">, i: number): string => t.accessions.at(i) || t.inputIds.idOf(i + 1);
 
@@ -96,9 +102,9 @@ export async function readProteomes(
   options: { keepStops?: boolean; jobs?: number; sequenceFolder: string },
 ): Promise<ProteinTable> {
   const sequences = sequenceFileWriter(options.sequenceFolder);
-  const t: Omit<ProteinTable, "sequenceFile" | "exonFile" | "loci" | "md5" | "genome" | "indexInGenome" | "length" | "isMain"> = {
+  const t: Omit<ProteinTable, "sequenceFile" | "exonFile" | "loci" | "md5" | "genome" | "indexInGenome" | "length" | "isMain" | "chromosome" | "chromosomes"> = {
     count: 0, inputIds: new IdIndex(), accessions: new StringColumn(), entryNames: new StringColumn(),
-    description: [], chromosome: [], isoforms: [], genomeFirstEntry: [], genomeSize: [],
+    description: [], isoforms: [], genomeFirstEntry: [], genomeSize: [],
   };
   // Numbers a protein, as typed arrays once all are read.
   const genome: number[] = [];
@@ -142,7 +148,6 @@ export async function readProteomes(
       length.push(read.sequences[i].length);
       md5.set(read.md5.subarray(i * MD5_BYTES, (i + 1) * MD5_BYTES), (n - 1) * MD5_BYTES);
       t.description.push(read.descriptions[i]);
-      t.chromosome.push("");
       t.isoforms.push(undefined);
     }
     reportRead(read, problems, Infinity, reported);
@@ -162,6 +167,7 @@ export async function readProteomes(
   const loci = { start: new Float64Array(t.count), end: new Float64Array(t.count), strand: new Int8Array(t.count) };
   return {
     ...t, genome: Int32Array.from(genome), indexInGenome: Int32Array.from(indexInGenome), length: Int32Array.from(length), isMain: new Uint8Array(t.count).fill(1),
+    chromosome: new Int32Array(t.count), chromosomes: [""],
     md5: new Uint8Array(Buffer.concat(digests)), loci, sequenceFile, exonFile: exons.finish(),
   };
 }
@@ -195,7 +201,8 @@ export async function readCdnaByGenome(
  * Features of other genes are ignored.
  */
 export async function readLoci(t: ProteinTable, species: SpeciesInfoRow[], folder: string, problems: Problems, jobs: number, exonFolder: string) {
-  const chromosomes = new StringPool();
+  // Each chromosome's index in t.chromosomes.
+  const chromosomes = new Map(t.chromosomes.map((name, k) => [name, k]));
   const tasks = species.map((s): GenomeFileTask => ({ kind: "loci", file: speciesFile(folder, s.code, ".gff") }));
   const exons = entryFileWriter(exonFolder, EXON_FILE);
   try {
@@ -213,7 +220,9 @@ export async function readLoci(t: ProteinTable, species: SpeciesInfoRow[], folde
           problems.report(file, locus.line, `${id} is a protein of another genome than ${s.code}`);
           continue;
         }
-        t.chromosome[entry - 1] = chromosomes.get(locus.chromosome);
+        let chromosome = chromosomes.get(locus.chromosome);
+        if (chromosome === undefined) chromosomes.set(locus.chromosome, (chromosome = t.chromosomes.push(ownString(locus.chromosome)) - 1));
+        t.chromosome[entry - 1] = chromosome;
         t.loci.start[entry - 1] = locus.start;
         t.loci.end[entry - 1] = locus.end;
         t.loci.strand[entry - 1] = locus.strand;

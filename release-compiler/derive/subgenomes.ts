@@ -1,5 +1,5 @@
 import type { SpeciesInfoRow } from "../inputs.js";
-import type { ProteinTable } from "./proteins.js";
+import { chromosomeOf, type ProteinTable } from "./proteins.js";
 
 /**
  * A protein's subgenome: the last letter of its chromosome (`3B` → `B`), when that is a
@@ -9,7 +9,7 @@ export function subgenomeReader(species: SpeciesInfoRow[], proteins: ProteinTabl
   return (entry) => {
     const subgenomes = species[proteins.genome[entry - 1]].subgenomes ?? [];
     if (!subgenomes.length) return "";
-    const last = proteins.chromosome[entry - 1].slice(-1);
+    const last = chromosomeOf(proteins, entry - 1).slice(-1);
     return subgenomes.includes(last) ? last : "";
   };
 }

@@ -49,7 +49,7 @@ import { isPrefixId } from "../../release-format/hog-tree.js";
 import { rowChunkCovering, rowChunkIndex } from "../../release-format/directory.js";
 import { hogListRows } from "../derive/hog-list.js";
 import { similarProfiles } from "../derive/profiles.js";
-import { canonicalIdOf, exonPairs, locusOf, md5Of, openExons, type ProteinTable } from "../derive/proteins.js";
+import { canonicalIdOf, chromosomeOf, exonPairs, locusOf, md5Of, openExons, type ProteinTable } from "../derive/proteins.js";
 import { openSequences } from "../derive/sequence-file.js";
 import { readRelations, relationColumns, RELATIONS_TABLE, type StoredRelations } from "../derive/relations.js";
 import { genesSharingFamilies } from "../derive/shared-families.js";
@@ -187,7 +187,7 @@ const summaryOf = (b: ReleaseBuild) => (entry: number): ProteinSummary => {
     length: p.length[i],
     group: b.group[i],
     hog: ownHogId(b, i),
-    chromosome: p.chromosome[i],
+    chromosome: chromosomeOf(p, i),
     locus: locusOf(p, i),
     isMain: p.isMain[i] === 1,
   };

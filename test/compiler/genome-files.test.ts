@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { aliasesOf, canonicalIdOf, locusOf, md5Of, openExons, readCdnaByGenome, readLoci, readProteomes } from "../../release-compiler/derive/proteins.js";
+import { aliasesOf, canonicalIdOf, chromosomeOf, locusOf, md5Of, openExons, readCdnaByGenome, readLoci, readProteomes } from "../../release-compiler/derive/proteins.js";
 import { openSequences } from "../../release-compiler/derive/sequence-file.js";
 import type { SpeciesInfoRow } from "../../release-compiler/inputs.js";
 import { Problems } from "../../release-compiler/problems.js";
@@ -108,7 +108,9 @@ describe("genome files read on worker threads", () => {
     expect(locusOf(one.t, 0)).toEqual([10, 20, 1]);
     expect(locusOf(one.t, 1)).toEqual([0, 0, 0]); // none in its GFF
     expect(locusOf(one.t, 8)).toEqual([3_000_000_001, 3_000_000_012, 1]); // past 2^31
-    expect(one.t.chromosome[8]).toBe("chrX");
+    expect(chromosomeOf(one.t, 8)).toBe("chrX");
+    expect(one.t.chromosomes[one.t.chromosome[8]]).toBe("chrX");
+    expect(chromosomeOf(one.t, 2)).toBe("");
     // Each protein's exons, in their file by entry: none before the loci are read.
     expect(one.noExons).toEqual(one.exons.map(() => []));
     expect(one.exons).toEqual([[10, 20], [], [], [30, 60], [], [], [], [], [3_000_000_001, 3_000_000_012]]);
