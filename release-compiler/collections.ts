@@ -45,7 +45,11 @@ export function hashOf(key: BigKey): number {
     h = 0x811c9dc5;
     for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
   } else h = (key >>> 0) ^ Math.imul(Math.floor(key / 2 ** 32) | 0, 0x9e3779b1);
-  // murmur3's finalizer: the top bits, which pick the part, depend on every bit.
+  return finishHash(h);
+}
+
+/** murmur3's finalizer, unsigned: every bit of the hash (the top ones pick a BigMap's part) depends on every bit of `h`. */
+export function finishHash(h: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
   return (h ^ (h >>> 16)) >>> 0;
@@ -148,7 +152,7 @@ export class BigMap<K extends BigKey, V> implements ReadonlyMap<K, V> {
 /**
  * A Bloom filter over string or number keys: `mayHave` is false for a key never added, and true
  * for one added (and falsely for ~1.4% of the others, filled to its room). Put in front of a
- * BigSet or BigMap where most keys asked for are not in it: a lookup in a Map of a million keys costs ~0.5 µs on this
+ * BigSet where most keys asked for are not in it: a lookup in a Map of a million keys costs ~0.5 µs on this
  * machine, most of it waiting on memory (a fresh slice of a line is compared slower still),
  * where the filter's two bits lie in an array of 16 bits a key, 2 MB at a million keys (~0.1 µs,
  * measured over 4 M misses). Written here because a filter this small is a hash and two bits.

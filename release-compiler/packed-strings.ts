@@ -17,8 +17,11 @@
  * for rows sorted out of core, not for lookups one at a time while the inputs are read.
  *
  * The hash is FNV-1a over the UTF-8 bytes, so that the table is rebuilt from the bytes alone (as
- * it grows) and an ASCII id is hashed from its char codes without being encoded.
+ * it grows) and an ASCII id is hashed from its char codes without being encoded: there it is
+ * the BigMap's own hash of a string (hashOf), whose code units are its bytes.
  */
+import { finishHash, hashOf } from "./collections.js";
+import { GrowingBytes } from "./write/growing.js";
 
 /** A StringColumn's arrays, exactly as long as they are used: what a snapshot keeps (snapshot.ts). */
 export interface StringColumnParts {
@@ -38,15 +41,15 @@ export interface IdIndexParts extends StringColumnParts {
 
 /** Strings by index 0, 1, 2, …, appended in order, packed. */
 export class StringColumn implements Iterable<string> {
-  private bytes: Uint8Array;
+  /** The bytes; `bytes.values` past `bytes.length` is room. */
+  private bytes: GrowingBytes;
   private starts: Float64Array;
-  private used = 0;
   length = 0;
 
   /** Room for `expected` strings of 16 bytes before any array grows (they grow as needed). */
   constructor(expected = 1024) {
     const room = Math.max(16, expected);
-    this.bytes = new Uint8Array(room * 16);
+    this.bytes = new GrowingBytes(room * 16);
     this.starts = new Float64Array(room + 1);
   }
 
@@ -60,34 +63,39 @@ export class StringColumn implements Iterable<string> {
   static from(parts: StringColumnParts): StringColumn {
     if (parts.starts.length < 1 || parts.starts[parts.starts.length - 1] !== parts.bytes.length) throw new Error("StringColumn.from: parts that are no column");
     const column = new StringColumn(16);
-    column.bytes = parts.bytes;
+    column.bytes.values = parts.bytes;
+    column.bytes.length = parts.bytes.length;
     column.starts = parts.starts;
     column.length = parts.starts.length - 1;
-    column.used = parts.bytes.length;
     return column;
   }
 
   /** Its arrays, each as long as it is used (views, not copies). */
   parts(): StringColumnParts {
-    return { bytes: this.bytes.subarray(0, this.used), starts: this.starts.subarray(0, this.length + 1) };
+    return { bytes: this.bytes.values.subarray(0, this.bytes.length), starts: this.starts.subarray(0, this.length + 1) };
   }
 
   /** Appends `s` as string `length` (and returns that index). */
   push(s: string): number {
     const ascii = isAscii(s);
     const size = ascii ? s.length : Buffer.byteLength(s, "utf8");
-    if (this.used + size > this.bytes.length) this.bytes = grown(this.bytes, this.used + size);
-    if (ascii) for (let i = 0; i < size; i++) this.bytes[this.used + i] = s.charCodeAt(i);
-    else Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length).write(s, this.used, "utf8");
-    if (this.length + 2 > this.starts.length) this.starts = grown(this.starts, this.length + 2);
-    this.starts[this.length + 1] = this.used += size;
+    const out = this.bytes;
+    out.room(size);
+    if (ascii) for (let i = 0; i < size; i++) out.values[out.length + i] = s.charCodeAt(i);
+    else asBuffer(out.values).write(s, out.length, "utf8");
+    if (this.length + 2 > this.starts.length) {
+      const starts = new Float64Array(Math.max(this.length + 2, this.starts.length * 2));
+      starts.set(this.starts);
+      this.starts = starts;
+    }
+    this.starts[this.length + 1] = out.length += size;
     return this.length++;
   }
 
   /** String `i`. */
   at(i: number): string {
     if (!(i >= 0 && i < this.length)) throw new RangeError(`string ${i} is not among the ${this.length}`);
-    return this.starts[i + 1] === this.starts[i] ? "" : Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length).toString("utf8", this.starts[i], this.starts[i + 1]);
+    return this.starts[i + 1] === this.starts[i] ? "" : asBuffer(this.bytes.values).toString("utf8", this.starts[i], this.starts[i + 1]);
   }
 
   /** Whether string `i` is `s`, without making a string (false where i is out of range). */
@@ -98,7 +106,7 @@ export class StringColumn implements Iterable<string> {
     for (let k = 0; k < s.length; k++) {
       const c = s.charCodeAt(k);
       if (c > 0x7f) return this.hasBytes(i, Buffer.from(s, "utf8"));
-      if (this.bytes[start + k] !== c) return false;
+      if (this.bytes.values[start + k] !== c) return false;
     }
     return true;
   }
@@ -107,13 +115,13 @@ export class StringColumn implements Iterable<string> {
   hasBytes(i: number, encoded: Uint8Array): boolean {
     const start = this.starts[i];
     if (this.starts[i + 1] - start !== encoded.length) return false;
-    for (let k = 0; k < encoded.length; k++) if (this.bytes[start + k] !== encoded[k]) return false;
+    for (let k = 0; k < encoded.length; k++) if (this.bytes.values[start + k] !== encoded[k]) return false;
     return true;
   }
 
   /** String `i`'s hash (hashBytes). */
   hashAt(i: number): number {
-    return hashBytes(this.bytes, this.starts[i], this.starts[i + 1]);
+    return hashBytes(this.bytes.values, this.starts[i], this.starts[i + 1]);
   }
 
   /** Strings `from` .. `to` − 1. */
@@ -225,7 +233,7 @@ export class IdIndex implements Iterable<string> {
   private probe(id: string): number {
     const ascii = isAscii(id);
     const encoded = ascii ? undefined : Buffer.from(id, "utf8");
-    const h = ascii ? hashChars(id) : hashBytes(encoded!, 0, encoded!.length);
+    const h = ascii ? hashOf(id) : hashBytes(encoded!, 0, encoded!.length);
     const tag = tagOf(h);
     for (let slot = h & this.mask; ; slot = (slot + 1) & this.mask) {
       const n = this.table[slot];
@@ -256,32 +264,15 @@ function isAscii(s: string): boolean {
   return true;
 }
 
-/** FNV-1a over an ASCII string's char codes: its UTF-8 bytes. */
-function hashChars(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return finish(h);
-}
-
+/** FNV-1a over UTF-8 bytes, finished as hashOf finishes a string's: for ASCII, hashOf of the string. */
 function hashBytes(bytes: Uint8Array, start: number, end: number): number {
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
-  return finish(h);
+  return finishHash(h);
 }
 
-/** murmur3's finalizer: every bit of the slot and of the tag depends on every byte. */
-function finish(h: number): number {
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
+/** A Buffer over the same memory, for its UTF-8 coding. */
+const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 
 /** The top 8 bits: the slot is picked by the low bits, so the tag tells apart ids that meet in a slot. */
 const tagOf = (h: number) => h >>> 24;
-
-/** A copy of `array` with room for at least `least` elements (doubling). */
-function grown<T extends Uint8Array | Float64Array>(array: T, least: number): T {
-  const out = new (array.constructor as new (length: number) => T)(Math.max(least, array.length * 2));
-  out.set(array);
-  return out;
-}

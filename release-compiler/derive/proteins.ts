@@ -8,6 +8,7 @@ import { readGenomeFiles, reportRead, type CdnaRead, type GenomeFileTask, type L
 import { readSplice } from "../readers/splice.js";
 import { IdIndex, StringColumn } from "../packed-strings.js";
 import { ownString } from "./strings.js";
+import { GrowingInts } from "../write/growing.js";
 import { sequenceFileWriter, type SequenceFile } from "./sequence-file.js";
 import { entryFileWriter, openPackedFile, type EntryFile } from "./entry-file.js";
 
@@ -106,16 +107,16 @@ export async function readProteomes(
     count: 0, inputIds: new IdIndex(), accessions: new StringColumn(), entryNames: new StringColumn(),
     description: [], isoforms: [], genomeFirstEntry: [], genomeSize: [],
   };
-  // Numbers a protein, as typed arrays once all are read.
-  const genome: number[] = [];
-  const indexInGenome: number[] = [];
-  const length: number[] = [];
+  // Numbers a protein, as they are read.
+  const genome = new GrowingInts();
+  const indexInGenome = new GrowingInts();
+  const length = new GrowingInts();
   // Each genome's kept proteins' MD5s, put together at the end.
   const digests: Buffer[] = [];
   // Header line of each entry, for "used twice" problems (its file follows from its genome).
   const headerLine: number[] = [];
   const proteomeOf = (s: SpeciesInfoRow) => s.proteomePath ?? speciesFile(folder, s.code, ".fa");
-  const firstSeen = (entry: number) => `${proteomeOf(species[genome[entry - 1]])}:${headerLine[entry - 1]}`;
+  const firstSeen = (entry: number) => `${proteomeOf(species[genome.values[entry - 1]])}:${headerLine[entry - 1]}`;
   const tasks = species.map((s): GenomeFileTask => ({ kind: "proteome", file: proteomeOf(s), keepStops: options.keepStops ?? false }));
   const reading = readGenomeFiles<ProteomeRead>(tasks, options.jobs ?? 1, (read, g) => {
     const s = species[g];
@@ -166,11 +167,14 @@ export async function readProteomes(
   exons.append(new Uint8Array(0), new Int32Array(t.count));
   const loci = { start: new Float64Array(t.count), end: new Float64Array(t.count), strand: new Int8Array(t.count) };
   return {
-    ...t, genome: Int32Array.from(genome), indexInGenome: Int32Array.from(indexInGenome), length: Int32Array.from(length), isMain: new Uint8Array(t.count).fill(1),
+    ...t, genome: used(genome), indexInGenome: used(indexInGenome), length: used(length), isMain: new Uint8Array(t.count).fill(1),
     chromosome: new Int32Array(t.count), chromosomes: [""],
     md5: new Uint8Array(Buffer.concat(digests)), loci, sequenceFile, exonFile: exons.finish(),
   };
 }
+
+/** The numbers pushed, in an array of their own (not the room after them). */
+const used = (ints: GrowingInts): Int32Array => ints.values.slice(0, ints.length);
 
 /**
  * cDNA, one genome at a time in species order (the biggest input: never all held, a few
