@@ -17,6 +17,7 @@ import { queriedIds, readAnnotations } from "./derive/annotations.js";
 import { fingerprintGroups } from "./derive/fingerprints.js";
 import { deriveGroups, groupOfEntries, readGroups } from "./derive/groups.js";
 import { familyPlaces, readHogFamilies } from "./derive/hog-families.js";
+import { familiesOf } from "./derive/family-table.js";
 import { readOrthoFinderGeneTrees } from "./derive/orthofinder/gene-trees.js";
 import { readOrthoFinderHogs } from "./derive/orthofinder/hogs.js";
 import { orthologueFiles, orthologuePairs } from "./derive/orthofinder/pairs.js";
@@ -439,14 +440,14 @@ async function deriveRelease(
     stage.done("proteomes, cDNA, loci, isoforms");
 
     const orthoFinderHogs = orthoFinder && (await readOrthoFinderHogs(orthoFinder, config.hogReleaseLetter ?? "", proteins, problems));
-    const { families, hogIds } = orthoFinderHogs ?? (await readHogFamilies(config.hogs!, config.hogReleaseLetter ?? "", taxonomy, proteins, problems, { jobs }));
+    const { families } = orthoFinderHogs ?? (await readHogFamilies(config.hogs!, config.hogReleaseLetter ?? "", taxonomy, proteins, problems, { jobs }));
     const places = familyPlaces(families, taxonomy, proteins);
     stage.done("HOGs");
     chooseMainIsoforms(proteins, (e) => places.family[e - 1] > 0, config.isoforms ?? "isoforms", problems);
 
     const groups = config.groups
       ? await readGroups(config.groups, proteins, problems)
-      : deriveGroups(families, (e) => proteins.genome[e - 1]);
+      : deriveGroups(familiesOf(families), (e) => proteins.genome[e - 1]);
     stage.done("groups");
     // The annotations are read on this thread while the worker threads derive the pairs and the
     // fingerprints (this thread is 8% and 14% busy there): awaited after both, their problems
@@ -492,7 +493,7 @@ async function deriveRelease(
       },
       problems,
       engine,
-      (done) => (familiesBar ??= stage.progress("pairwise relations", families.length, "families"))(done),
+      (done) => (familiesBar ??= stage.progress("pairwise relations", families.count, "families"))(done),
     );
     stage.done("pairwise relations");
     const group = groupOfEntries(groups, proteins.count);
@@ -505,7 +506,7 @@ async function deriveRelease(
     stopIfProblems();
     const hogAliases = orthoFinderHogs?.aliases;
     return {
-      config, taxonomy, species, proteins, sequences, families, hogIds, ...places, groups, fingerprints, group, annotations, relations,
+      config, taxonomy, species, proteins, sequences, families, ...places, groups, fingerprints, group, annotations, relations,
       ...(geneTrees ? { geneTrees } : {}),
       ...(hogAliases ? { hogAliases } : {}),
     };

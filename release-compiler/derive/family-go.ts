@@ -10,7 +10,7 @@ import type { FamilyBuild } from "./hogs.js";
 export function familyGoRow(f: FamilyBuild, annotations: Pick<AnnotationTable, "goAt" | "goTerms">): FamilyGo {
   const terms: FamilyGo["terms"] = [];
   const termIndex = new Map<string, number>();
-  const members = f.members.map((e) => {
+  const members = Array.from(f.members, (e) => {
     const own = new Set<number>();
     for (const [id, , , aspect] of annotations.goAt(e - 1)) {
       let t = termIndex.get(id);

@@ -11,7 +11,7 @@ import type { ProteinTable } from "./proteins.js";
  * most one protein per genome and no duplication, so every pair in a group is orthologous.
  * Groups are numbered in family order, then tree order; members sorted by entry number.
  */
-export function deriveGroups(families: FamilyBuild[], genomeOf: (entry: number) => number): number[][] {
+export function deriveGroups(families: Iterable<FamilyBuild>, genomeOf: (entry: number) => number): number[][] {
   const groups: number[][] = [];
   for (const family of families) {
     const { members } = family;
@@ -29,7 +29,7 @@ export function deriveGroups(families: FamilyBuild[], genomeOf: (entry: number) 
 
     const visit = (i: number): void => {
       const node = nodes[i];
-      const slice = members.slice(node.lo, node.hi);
+      const slice = Array.from(members.subarray(node.lo, node.hi));
       const genomes = new Set(slice.map(genomeOf));
       if (node.kind === SPECIATION && !hasDuplication[i] && genomes.size === slice.length) {
         if (slice.length >= 2) groups.push(slice.sort((a, b) => a - b));

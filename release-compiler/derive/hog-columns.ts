@@ -13,7 +13,7 @@
 import { SPECIATION, type HogNode } from "../../release-format/format.js";
 
 /** Ints a node takes in `HogTree.nodes`, and where each field is. */
-const FIELDS = 6;
+export const NODE_FIELDS = 6;
 const KIND = 0;
 const PARENT = 1;
 const LO = 2;
@@ -22,7 +22,7 @@ const LEVEL = 4;
 const ID = 5;
 
 export interface HogTree {
-  /** FIELDS ints a node, in preorder: kind, parent, lo, hi, level, its HOG id's index in `ids` (-1 for a duplication). */
+  /** NODE_FIELDS ints a node, in preorder: kind, parent, lo, hi, level, its HOG id's index in `ids` (-1 for a duplication). */
   nodes: Int32Array;
   /** Node i's levels (HogNode `levels`) are `levels[levelStarts[i], levelStarts[i + 1])`. */
   levelStarts: Int32Array;
@@ -35,14 +35,14 @@ export interface HogTree {
 /** The tree of `nodes` as columns. */
 export function hogTree(nodes: readonly HogNode[]): HogTree {
   const n = nodes.length;
-  const columns = new Int32Array(n * FIELDS);
+  const columns = new Int32Array(n * NODE_FIELDS);
   const levelStarts = new Int32Array(n + 1);
   const completeness = new Float64Array(n);
   const ids: string[] = [];
   const idIndex = new Map<string, number>();
   let levelCount = 0;
   nodes.forEach((node, i) => {
-    const at = i * FIELDS;
+    const at = i * NODE_FIELDS;
     columns[at + KIND] = node.kind;
     columns[at + PARENT] = node.parent;
     columns[at + LO] = node.lo;
@@ -65,11 +65,11 @@ export function hogTree(nodes: readonly HogNode[]): HogTree {
 }
 
 export const nodeCount = (t: HogTree): number => t.completeness.length;
-export const nodeLevel = (t: HogTree, i: number): number => t.nodes[i * FIELDS + LEVEL];
+export const nodeLevel = (t: HogTree, i: number): number => t.nodes[i * NODE_FIELDS + LEVEL];
 /** Node i's members: positions `[lo, hi)` of its family's members. */
-export const nodeMembers = (t: HogTree, i: number): [number, number] => [t.nodes[i * FIELDS + LO], t.nodes[i * FIELDS + HI]];
+export const nodeMembers = (t: HogTree, i: number): [number, number] => [t.nodes[i * NODE_FIELDS + LO], t.nodes[i * NODE_FIELDS + HI]];
 /** Node i's HOG id as its index in `ids` (-1 for a duplication). */
-export const nodeIdIndex = (t: HogTree, i: number): number => t.nodes[i * FIELDS + ID];
+export const nodeIdIndex = (t: HogTree, i: number): number => t.nodes[i * NODE_FIELDS + ID];
 /** Node i's HOG id ("" for a duplication). */
 export const nodeId = (t: HogTree, i: number): string => {
   const id = nodeIdIndex(t, i);
@@ -81,14 +81,14 @@ export const nodeLevels = (t: HogTree, i: number): Int32Array => t.levels.subarr
 /** The levels of the nodes that carry the family's root HOG id (`ids[0]`), in preorder. */
 export function rootIdLevels(t: HogTree): number[] {
   const out: number[] = [];
-  for (let i = 0; i < nodeCount(t); i++) if (t.nodes[i * FIELDS + ID] === 0) out.push(...nodeLevels(t, i));
+  for (let i = 0; i < nodeCount(t); i++) if (t.nodes[i * NODE_FIELDS + ID] === 0) out.push(...nodeLevels(t, i));
   return out;
 }
 
 /** The tree's nodes as objects, fields in HogNode's order (a family row is encoded with them). */
 export function hogNodes(t: HogTree): HogNode[] {
   return Array.from({ length: nodeCount(t) }, (_, i): HogNode => {
-    const at = i * FIELDS;
+    const at = i * NODE_FIELDS;
     return {
       kind: t.nodes[at + KIND] as HogNode["kind"],
       parent: t.nodes[at + PARENT],

@@ -9,6 +9,7 @@
  * file is read again on this thread, so that problems are reported as one reading gives them.
  */
 import { BigMap } from "../collections.js";
+import { FamilyTableBuilder, familiesOf, type FamilyTable } from "./family-table.js";
 import { geneEntries, geneEntriesFrom, type GeneEntries, type GeneEntriesData } from "./gene-entries.js";
 import { Problems } from "../problems.js";
 import { lineage } from "../../release-format/taxonomy.js";
@@ -26,9 +27,8 @@ export const HOGS_ON_WORKERS_PROTEINS = 100_000;
 const RUN_CHARS = 1 << 20;
 
 export interface HogFamilies {
-  families: FamilyBuild[];
-  /** Every HOG id → family index (a BigMap: a public release's HOG ids may be more than a Map holds). */
-  hogIds: BigMap<string, number>;
+  /** The families and every HOG id (family-table.ts). */
+  families: FamilyTable;
 }
 
 /** Reads the families; a protein in two families and a HOG id used by two are problems. */
@@ -43,17 +43,22 @@ export async function readHogFamilies(
   const jobs = options.jobs ?? 1;
   const onWorkers = options.onWorkers ?? (jobs > 1 && proteins.count >= HOGS_ON_WORKERS_PROTEINS);
   const read = onWorkers ? await familiesOnWorkers(file, hogPrefix, taxonomy, proteins, Math.max(jobs, 1), options.runChars ?? RUN_CHARS) : undefined;
-  const families = read ?? (await familiesHere(file, hogPrefix, taxonomy, proteins, problems));
-  const hogIds = new BigMap<string, number>();
-  for (const f of families) {
-    for (const id of f.tree.ids) {
-      const other = hogIds.get(id);
-      if (other !== undefined) problems.report(file, 0, `HOG id ${id} is used by two families (${families[other - 1].rootId}, ${f.rootId})`);
-      hogIds.set(id, f.index);
-    }
-  }
+  const { builder, takenIds } = read ?? (await familiesHere(file, hogPrefix, taxonomy, proteins, problems));
+  // After the families' own problems, as each id comes.
+  for (const [id, other, family] of takenIds) problems.report(file, 0, `HOG id ${id} is used by two families (${builder.rootIdOf(other)}, ${builder.rootIdOf(family)})`);
   // onWorkers: whether worker threads read them (else this thread did, reporting every problem).
-  return { families, hogIds, onWorkers: read !== undefined };
+  return { families: builder.finish(), onWorkers: read !== undefined };
+}
+
+/** The families read so far, and the HOG ids a family has that an earlier one has: id, the earlier family, the family. */
+interface FamiliesRead {
+  builder: FamilyTableBuilder;
+  takenIds: Array<[string, number, number]>;
+}
+
+/** Adds `family` to what has been read. */
+function take({ builder, takenIds }: FamiliesRead, family: FamilyBuild): void {
+  for (const [id, other] of builder.add(family)) takenIds.push([id, other, family.index]);
 }
 
 /** The genes of the header mapped to entries (a protein not in the proteomes is a problem), and its taxon names. */
@@ -71,8 +76,8 @@ function headerGenes(header: OrthoXmlHeader, file: string, proteins: ProteinTabl
 }
 
 /** One reading on this thread, reporting every problem as it comes. */
-async function familiesHere(file: string, hogPrefix: string, taxonomy: TaxonomyBuild, proteins: ProteinTable, problems: Problems): Promise<FamilyBuild[]> {
-  const families: FamilyBuild[] = [];
+async function familiesHere(file: string, hogPrefix: string, taxonomy: TaxonomyBuild, proteins: ProteinTable, problems: Problems): Promise<FamiliesRead> {
+  const read: FamiliesRead = { builder: new FamilyTableBuilder(), takenIds: [] };
   let genes: { entryOfGene: GeneEntries; taxonNames: Map<string, string> } = { entryOfGene: new BigMap<string, number>(), taxonNames: new Map<string, string>() };
   // The index of the family each protein is in (0 = none yet), by entry - 1.
   const inFamily = new Int32Array(proteins.count);
@@ -80,7 +85,7 @@ async function familiesHere(file: string, hogPrefix: string, taxonomy: TaxonomyB
     file,
     problems,
     (root) => {
-      const family = buildFamily(root, families.length + 1, {
+      const family = buildFamily(root, read.builder.count + 1, {
         taxonomy,
         prefix: hogPrefix,
         entryOfGene: (id) => genes.entryOfGene.get(id),
@@ -92,17 +97,17 @@ async function familiesHere(file: string, hogPrefix: string, taxonomy: TaxonomyB
       if (!family) return;
       for (const entry of family.members) {
         const other = inFamily[entry - 1];
-        if (other) problems.report(file, root.line, `protein ${proteins.inputIds.idOf(entry)} is in two HOGs (${(other === family.index ? family : families[other - 1]).rootId}, ${family.rootId})`);
+        if (other) problems.report(file, root.line, `protein ${proteins.inputIds.idOf(entry)} is in two HOGs (${other === family.index ? family.rootId : read.builder.rootIdOf(other)}, ${family.rootId})`);
         inFamily[entry - 1] = family.index;
       }
-      families.push(family);
+      take(read, family);
     },
     // The species and taxonomy blocks precede <groups>: map genes to entries before any family.
     (header) => {
       genes = headerGenes(header, file, proteins, problems);
     },
   );
-  return families;
+  return read;
 }
 
 /** What a worker of hog-run-worker.ts is given once. */
@@ -153,9 +158,9 @@ export async function readHogRun(context: HogRunContext, task: HogRunTask): Prom
  * The families read on `jobs` worker threads, or undefined when the file has anything to report
  * (nothing is reported here: the caller reads it again on its own thread).
  */
-async function familiesOnWorkers(file: string, prefix: string, taxonomy: TaxonomyBuild, proteins: ProteinTable, jobs: number, runChars: number): Promise<FamilyBuild[] | undefined> {
+async function familiesOnWorkers(file: string, prefix: string, taxonomy: TaxonomyBuild, proteins: ProteinTable, jobs: number, runChars: number): Promise<FamiliesRead | undefined> {
   const quiet = new Problems();
-  const families: FamilyBuild[] = [];
+  const read: FamiliesRead = { builder: new FamilyTableBuilder(), takenIds: [] };
   let clean = true;
   let header: OrthoXmlHeader | undefined;
   await readOrthoXml(
@@ -191,23 +196,23 @@ async function familiesOnWorkers(file: string, prefix: string, taxonomy: Taxonom
           first += run.groups;
         }
       }
-      const take = (read: FamilyBuild[] | null) => {
+      const takeRun = (run: FamilyBuild[] | null) => {
         const groups = expected.shift();
         if (!clean) return;
-        if (read === null || read.length !== groups) return void (clean = false);
-        for (const family of read) {
+        if (run === null || run.length !== groups) return void (clean = false);
+        for (const family of run) {
           for (const entry of family.members) {
             if (inFamily[entry - 1]) return void (clean = false); // a protein in two families: told on one thread
             inFamily[entry - 1] = 1;
           }
-          families.push(family);
+          take(read, family);
         }
       };
-      await runTasksInOrder(tasks(), take, { module: new URL("./hog-run-worker.ts", import.meta.url), jobs, workerData: context });
+      await runTasksInOrder(tasks(), takeRun, { module: new URL("./hog-run-worker.ts", import.meta.url), jobs, workerData: context });
       if (!ended) clean = false;
     },
   );
-  return clean && quiet.count === 0 && quiet.warnings.length === 0 ? families : undefined;
+  return clean && quiet.count === 0 && quiet.warnings.length === 0 ? read : undefined;
 }
 
 /**
@@ -222,13 +227,14 @@ export interface FamilyPlaces {
 }
 
 /** The own HOG id of entry i + 1 ("" when it is in no family). */
-export const ownHogId = (b: FamilyPlaces & Pick<HogFamilies, "families">, i: number): string => (b.family[i] ? b.families[b.family[i] - 1].tree.ids[b.hogId[i]] : "");
+export const ownHogId = ({ families: t, family, hogId }: FamilyPlaces & HogFamilies, i: number): string =>
+  family[i] ? t.hogIds.idOf(t.idNumbers[t.idStarts[family[i] - 1] + hogId[i]]) : "";
 
-export function familyPlaces(families: FamilyBuild[], taxonomy: TaxonomyBuild, proteins: ProteinTable): FamilyPlaces {
+export function familyPlaces(families: FamilyTable, taxonomy: TaxonomyBuild, proteins: ProteinTable): FamilyPlaces {
   const family = new Int32Array(proteins.count);
   const hogId = new Int32Array(proteins.count);
   const hogLevelCount = new Int32Array(proteins.count);
-  for (const f of families) {
+  for (const f of familiesOf(families)) {
     const rootLevel = nodeLevel(f.tree, 0);
     f.members.forEach((entry, i) => {
       family[entry - 1] = f.index;

@@ -16,7 +16,7 @@ interface HogList {
  * level lists the HOGs of its genes), in family and tree order.
  */
 export function hogListRows(
-  families: FamilyBuild[],
+  families: Iterable<FamilyBuild>,
   taxonomy: Pick<Taxonomy, "names" | "parents" | "genomes">,
   speciesLevelOf: (entry: number) => number,
   descriptions: string[],

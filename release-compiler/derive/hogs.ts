@@ -3,7 +3,6 @@ import { isAncestorOrSelf, mrcaLevel } from "../../release-format/taxonomy.js";
 import type { HogXmlGroup, HogXmlNode, OrthoXmlTaxon } from "../inputs.js";
 import type { Problems } from "../problems.js";
 import { hogTree, type HogTree } from "./hog-columns.js";
-import { ownString } from "./strings.js";
 import type { TaxonomyBuild } from "./taxonomy.js";
 
 /** A HOG family (root HOG) as derived from one top-level orthoXML group. */
@@ -15,9 +14,9 @@ export interface FamilyBuild {
   /** Its nodes in preorder, as columns (hog-columns.ts). */
   tree: HogTree;
   /** Entry numbers in tree order; node i covers members[lo, hi), where [lo, hi) is nodeMembers(tree, i). */
-  members: number[];
+  members: Int32Array;
   /** For each member, the index of its deepest speciation node (its own HOG). */
-  memberNode: ArrayLike<number>;
+  memberNode: Int32Array;
 }
 
 /** What HOG derivation needs to know about the proteins and the taxonomy. */
@@ -89,8 +88,7 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
     n.children.forEach(collectGiven);
   };
   if (useGiven) collectGiven(root);
-  // Ids are kept for the whole compile: owned copies, not views into the orthoXML text (strings.ts).
-  const rootId = ownString(givenRoot ?? `HOG:${ctx.prefix}${String(index).padStart(7, "0")}`);
+  const rootId = givenRoot ?? `HOG:${ctx.prefix}${String(index).padStart(7, "0")}`;
   const rootHog = Number(/^HOG:[A-Z]*(\d+)/.exec(rootId)?.[1] ?? index);
 
   const nodes: HogNode[] = [];
@@ -145,7 +143,7 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
     }
     const skipped = aboveLevel >= 0 && level >= 0 && !withinSpecies ? skippedLevels(level, aboveLevel) : [];
     const levels = [...skipped, level];
-    nodes.push({ kind: SPECIATION, parent, lo: members.length, hi: -1, id: id === rootId ? rootId : ownString(id), level, levels, completeness: completeness ?? -1 });
+    nodes.push({ kind: SPECIATION, parent, lo: members.length, hi: -1, id, level, levels, completeness: completeness ?? -1 });
     return nodes.length - 1;
   };
 
@@ -271,7 +269,7 @@ export function buildFamily(root: HogXmlNode, index: number, ctx: HogContext): F
     return undefined;
   }
   fillCompleteness(nodes, members, ctx);
-  return { index, rootId, rootHog, tree: hogTree(nodes), members, memberNode: Int32Array.from(memberNode) };
+  return { index, rootId, rootHog, tree: hogTree(nodes), members: Int32Array.from(members), memberNode: Int32Array.from(memberNode) };
 }
 
 /** CompletenessScore where the input has none: the fraction of the level's genomes with a member. */

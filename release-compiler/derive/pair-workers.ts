@@ -12,6 +12,7 @@
 import { join } from "node:path";
 import type { Worker } from "node:worker_threads";
 import { startWorker } from "../workers.js";
+import { familyAt, ownFamily, type FamilyTable } from "./family-table.js";
 import type { FamilyBuild } from "./hogs.js";
 
 /** Worker `w`'s database file (0-based), in the folder it is given: the deriving task's, which keeps it. */
@@ -33,8 +34,15 @@ export const WORKER_PAIRS_FROM = 2_000_000;
  */
 export const WORKER_ALIGNED_PAIRS_FROM = 2_000;
 
-/** The member pairs of the families: the work of deriving their pairs. */
-export const memberPairs = (families: FamilyBuild[]) => families.reduce((n, f) => n + f.members.length ** 2, 0);
+/** Family `index`'s member pairs: the work of deriving its pairs. */
+const pairsOf = (t: FamilyTable, index: number) => (t.memberStarts[index] - t.memberStarts[index - 1]) ** 2;
+
+/** The member pairs of the families. */
+export function memberPairs(families: FamilyTable): number {
+  let n = 0;
+  for (let f = 1; f <= families.count; f++) n += pairsOf(families, f);
+  return n;
+}
 
 export interface PairWorkerData {
   /** Genome index per entry − 1. */
@@ -86,7 +94,7 @@ export interface PairWorkOptions extends Omit<PairWorkerData, "database" | "spil
 }
 
 /** Derives, measures and appends the families' relation rows on the workers; returns each worker's file and counts, by worker. */
-export async function deriveFamilyPairsInWorkers(families: FamilyBuild[], options: PairWorkOptions): Promise<WorkerRows[]> {
+export async function deriveFamilyPairsInWorkers(families: FamilyTable, options: PairWorkOptions): Promise<WorkerRows[]> {
   const batches = batchesOf(families, options.jobs);
   const count = Math.min(options.jobs, batches.length);
   const workers = Array.from({ length: count }, (_, w) =>
@@ -110,10 +118,12 @@ export async function deriveFamilyPairsInWorkers(families: FamilyBuild[], option
       worker.postMessage({ finish: true } satisfies PairMessage);
       return;
     }
-    const batch = batches[next++];
+    const [from, to] = batches[next++];
+    // Each family copied out of the table: a view would post the table's whole arrays.
+    const batch = Array.from({ length: to - from }, (_, k) => ownFamily(familyAt(families, from + k)));
     worker.postMessage({
       families: batch,
-      ...(options.sequenceOf ? { sequences: batch.flatMap((f) => f.members.map((e): [number, string] => [e, options.sequenceOf!(e)])) } : {}),
+      ...(options.sequenceOf ? { sequences: batch.flatMap((f) => Array.from(f.members, (e): [number, string] => [e, options.sequenceOf!(e)])) } : {}),
     } satisfies PairMessage);
   };
   try {
@@ -146,24 +156,24 @@ export async function deriveFamilyPairsInWorkers(families: FamilyBuild[], option
 
 /**
  * Consecutive families in batches of about BATCH_WORK member pairs, and at least 8 batches a
- * job so that a small release keeps every worker busy too (a wider family is a batch alone).
+ * job so that a small release keeps every worker busy too (a wider family is a batch alone):
+ * each the family indexes [from, to).
  */
-function batchesOf(families: FamilyBuild[], jobs: number): FamilyBuild[][] {
+function batchesOf(families: FamilyTable, jobs: number): Array<[number, number]> {
   const total = memberPairs(families);
   const limit = Math.max(1, Math.min(BATCH_WORK, Math.ceil(total / (8 * jobs))));
-  const batches: FamilyBuild[][] = [];
-  let batch: FamilyBuild[] = [];
+  const batches: Array<[number, number]> = [];
+  let from = 1;
   let work = 0;
-  for (const family of families) {
-    const cost = family.members.length ** 2;
-    if (batch.length && work + cost > limit) {
-      batches.push(batch);
-      batch = [];
+  for (let f = 1; f <= families.count; f++) {
+    const cost = pairsOf(families, f);
+    if (f > from && work + cost > limit) {
+      batches.push([from, f]);
+      from = f;
       work = 0;
     }
-    batch.push(family);
     work += cost;
   }
-  if (batch.length) batches.push(batch);
+  if (families.count >= from) batches.push([from, families.count + 1]);
   return batches;
 }

@@ -81,7 +81,7 @@ const HOMEOLOGS = 2;
  */
 function forEachNodePair(
   nodes: readonly HogNode[],
-  members: readonly number[],
+  members: ArrayLike<number>,
   genome: Int32Array,
   subgenomeOf: (entry: number) => string,
   visit: (kind: number, x: number, y: number) => void,

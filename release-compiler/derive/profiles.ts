@@ -1,6 +1,6 @@
 import type { FamilyProfile } from "../../release-format/format.js";
 import { rootIdLevels } from "./hog-columns.js";
-import type { FamilyBuild } from "./hogs.js";
+import { familiesOf, rootIdOf, type FamilyTable } from "./family-table.js";
 import { runTasksInOrder } from "../workers.js";
 
 /** Most similar families listed per family (the similar_profile_hogs endpoint). */
@@ -18,8 +18,8 @@ const SIMILAR_PROFILES = 50;
  * (For a million families, MinHash with locality-sensitive hashing would bound it further;
  * FORMAT.md.)
  */
-export async function similarProfiles(families: FamilyBuild[], genomeOf: (entry: number) => number, jobs = 1): Promise<FamilyProfile[]> {
-  const sets = families.map((f) => [...new Set(f.members.map(genomeOf))].sort((x, y) => x - y));
+export async function similarProfiles(families: FamilyTable, genomeOf: (entry: number) => number, jobs = 1): Promise<FamilyProfile[]> {
+  const sets = Array.from(familiesOf(families), (f) => [...new Set(f.members.map(genomeOf))].sort((x, y) => x - y));
   const byKey = new Map<string, number[]>();
   sets.forEach((set, f) => {
     const key = set.join(",");
@@ -29,8 +29,8 @@ export async function similarProfiles(families: FamilyBuild[], genomeOf: (entry:
   });
   const profiles = [...byKey.values()].map((members) => ({ families: members, genomes: sets[members[0]] }));
   const index = profileIndex(profiles.map((p) => p.genomes));
-  const rootLevels = families.map((f) => rootIdLevels(f.tree));
-  const out = new Array<FamilyProfile>(families.length);
+  const rootLevels = Array.from(familiesOf(families), (f) => rootIdLevels(f.tree));
+  const out = new Array<FamilyProfile>(families.count);
   let next = 0;
   const take = ({ counts, others, scores }: ScoredProfiles) => {
     let at = 0;
@@ -53,7 +53,7 @@ export async function similarProfiles(families: FamilyBuild[], genomeOf: (entry:
       }
       out[family] = {
         genomes: sets[family],
-        similar: scored.map(([other, jaccard]) => [other + 1, families[other].rootId, Math.round(jaccard * 1e4) / 1e4, sets[other], rootLevels[other]]),
+        similar: scored.map(([other, jaccard]) => [other + 1, rootIdOf(families, other + 1), Math.round(jaccard * 1e4) / 1e4, sets[other], rootLevels[other]]),
       };
     }
   };

@@ -12,7 +12,7 @@
 import type { PairRow as PairInput } from "../inputs.js";
 import type { Problems } from "../problems.js";
 import { sortRanges, type ColumnKind, type Engine, type Mirror, type RowTable, type SortedRows } from "../engine.js";
-import type { FamilyBuild } from "./hogs.js";
+import { familiesOf, type FamilyTable } from "./family-table.js";
 import { threadsAlways } from "../workers.js";
 import { deriveFamilyPairsInWorkers, memberPairs, WORKER_ALIGNED_PAIRS_FROM, WORKER_PAIRS_FROM } from "./pair-workers.js";
 import { forEachFamilyPair } from "./pairs.js";
@@ -89,7 +89,7 @@ interface RelationContext extends GivenPairContext {
  * go to the engine as they are found, never all held.
  */
 export async function deriveRelations(
-  families: FamilyBuild[],
+  families: FamilyTable,
   /** A pairs file's rows (or OrthoFinder's orthologues'), and a scratch folder for their row engine with its memory (given-pairs.ts). */
   pairsFile: { path: string; rows: AsyncIterable<PairInput[]>; scratch: { folder: string; memoryBytes: number } } | undefined,
   context: RelationContext,
@@ -108,7 +108,7 @@ export async function deriveRelations(
 /** The relations of the families, and the given pairs (which replace the families' of their kinds). */
 async function relationsWith(
   given: GivenPairs | undefined,
-  families: FamilyBuild[],
+  families: FamilyTable,
   context: RelationContext,
   engine: Engine,
   progress?: (familiesDone: number) => void,
@@ -131,7 +131,7 @@ async function relationsWith(
     // Its engine's memory is freed before the pair workers start theirs.
     given.close();
   }
-  if ((context.jobs ?? 1) > 1 && families.length > 1 && context.workerRows && (memberPairs(families) >= (measure ? WORKER_ALIGNED_PAIRS_FROM : WORKER_PAIRS_FROM) || threadsAlways())) {
+  if ((context.jobs ?? 1) > 1 && families.count > 1 && context.workerRows && (memberPairs(families) >= (measure ? WORKER_ALIGNED_PAIRS_FROM : WORKER_PAIRS_FROM) || threadsAlways())) {
     const entries = Array.from({ length: context.proteinCount }, (_, i) => i + 1);
     const written = await deriveFamilyPairsInWorkers(families, {
       jobs: context.jobs!,
@@ -156,13 +156,13 @@ async function relationsWith(
     }
     return { ...stored, parts: written.map((w) => w.file) };
   }
-  families.forEach((family, f) => {
+  for (const family of familiesOf(families)) {
     forEachFamilyPair(family, context.genomeOf, context.subgenomeOf, (entry1, entry2, code) => {
       const within = context.genomeOf(entry1) === context.genomeOf(entry2);
       if (within ? !givenWithin : !givenOrthologs) add(entry1, entry2, code);
     });
-    progress?.(f + 1);
-  });
+    progress?.(family.index);
+  }
   return spill.finish(measured);
 }
 

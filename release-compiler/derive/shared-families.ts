@@ -6,7 +6,7 @@ import type { FamilyBuild } from "./hogs.js";
  * directory's last column, genes of a with a pairwise ortholog in b, or for a = b with a
  * close paralog or homoeolog, comes with the relations: write/relations.ts.)
  */
-export function genesSharingFamilies(families: FamilyBuild[], genomeOf: (entry: number) => number, genomes: number): Int32Array {
+export function genesSharingFamilies(families: Iterable<FamilyBuild>, genomeOf: (entry: number) => number, genomes: number): Int32Array {
   const inFamilies = new Int32Array(genomes * genomes);
   // Genes per genome of a family, in typed arrays: a family spanning a clade of hundreds of genomes adds to its square of pairs.
   const count = new Int32Array(genomes);

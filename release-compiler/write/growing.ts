@@ -22,22 +22,52 @@ export class GrowingBytes {
   }
 }
 
-/** An Int32Array that grows as numbers are pushed; `values` may be longer than `length`. */
-export class GrowingInts {
-  values = new Int32Array(1024);
+/** A typed array of numbers that grows as they are pushed; `values` may be longer than `length`. */
+class GrowingNumbers<A extends Int32Array | Float64Array> {
+  values: A;
   length = 0;
+
+  constructor(private readonly make: (length: number) => A) {
+    this.values = make(1024);
+  }
 
   push(value: number): void {
     if (this.length === this.values.length) this.reserve(this.length + 1);
     this.values[this.length++] = value;
   }
 
+  /** Pushes each of `values`. */
+  append(values: ArrayLike<number>): void {
+    this.reserve(this.length + values.length);
+    this.values.set(values, this.length);
+    this.length += values.length;
+  }
+
   /** Makes `values` at least `count` long (doubling), keeping the first `length`. */
   reserve(count: number): void {
     if (count <= this.values.length) return;
-    const grown = new Int32Array(Math.max(count, this.values.length * 2));
+    const grown = this.make(Math.max(count, this.values.length * 2));
     grown.set(this.values.subarray(0, this.length));
     this.values = grown;
+  }
+
+  /** The numbers pushed, in an array as long as they (a copy: the growing one is dropped). */
+  done(): A {
+    return this.values.slice(0, this.length) as A;
+  }
+}
+
+/** An Int32Array that grows as numbers are pushed. */
+export class GrowingInts extends GrowingNumbers<Int32Array> {
+  constructor() {
+    super((n) => new Int32Array(n));
+  }
+}
+
+/** A Float64Array that grows as numbers are pushed. */
+export class GrowingFloats extends GrowingNumbers<Float64Array> {
+  constructor() {
+    super((n) => new Float64Array(n));
   }
 }
 

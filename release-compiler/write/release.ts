@@ -41,6 +41,7 @@ import { familyGoRow } from "../derive/family-go.js";
 import { countGenes, genomeDetail } from "../derive/genomes.js";
 import { groupsByFingerprint } from "../derive/groups.js";
 import { ownHogId, type FamilyPlaces, type HogFamilies } from "../derive/hog-families.js";
+import { familiesOf, familyAt, familyMembers, familyOfHogId, hogIdFamilies, type FamilyTable } from "../derive/family-table.js";
 import { hogNodes, nodeCount } from "../derive/hog-columns.js";
 import type { FamilyBuild } from "../derive/hogs.js";
 import { openGeneTrees, type GeneTreeStore } from "../derive/orthofinder/gene-trees.js";
@@ -96,7 +97,7 @@ export type DerivedRelease = Omit<ReleaseBuild, "annotations"> & { annotations: 
 export type WriteBuild = ReleaseBuild & Pick<DerivedRelease, "kmerWindows">;
 
 export function derivedRelease(b: ReleaseBuild, warnings: string[], packed: PackedOutput): DerivedRelease {
-  const counts = { genomes: b.species.length, proteins: b.proteins.count, groups: b.groups.length, families: b.families.length, hogs: b.hogIds.size };
+  const counts = { genomes: b.species.length, proteins: b.proteins.count, groups: b.groups.length, families: b.families.count, hogs: b.families.hogIds.count };
   return { ...b, annotations: b.annotations.data, counts, kmerWindows: kmerWindows(b.proteins.length), warnings, packed };
 }
 
@@ -193,7 +194,7 @@ const summaryOf = (b: ReleaseBuild) => (entry: number): ProteinSummary => {
   };
 };
 
-const familyDescriptionsOf = (b: ReleaseBuild) => b.families.map((f) => mostCommonDescription(b.proteins.description, f.members));
+const familyDescriptionsOf = (b: ReleaseBuild) => Array.from(familiesOf(b.families), (f) => mostCommonDescription(b.proteins.description, f.members));
 
 export const PROTEIN_TABLES_STAGE = "write the protein table";
 export const ANNOTATION_TABLES_STAGE = "write annotation and peptide tables";
@@ -239,7 +240,7 @@ export async function writeProteinTables(
     relations: await chunkList(related.relations.tree, readChunk),
     families: await chunkList(familyTables.families.tree, readChunk),
   });
-  const cardRows = hogCardRows(b.families);
+  const cardRows = hogCardRows(familiesOf(b.families));
   // A row is its summary (a fresh object) with the protein's own fields added, in the order the
   // format writes them (hogCards, when present, before exons). Spreading the summary and an
   // optional `{ hogCards }` into a literal cost ~6 µs a row (a million proteins: ~6 s) and gave
@@ -250,7 +251,7 @@ export async function writeProteinTables(
     proteins = writeSlottedTable<ProteinRow>(packs, p.count, LAYOUT.proteinsChunkRows, (i) => {
       const row = summary(i + 1) as ProteinRow;
       row.family = b.family[i];
-      row.rootHog = b.family[i] ? b.families[b.family[i] - 1].rootHog : 0;
+      row.rootHog = b.family[i] ? b.families.rootHog[b.family[i] - 1] : 0;
       row.hogLevelCount = b.hogLevelCount[i];
       row.isoforms = p.isoforms[i] ?? [];
       const cards = cardRows.get(ownHogId(b, i));
@@ -270,18 +271,19 @@ export async function writeProteinTables(
  * Each family's first row in the `familyMembers` table (FamilyRow.firstMember): the members of
  * a family of more than `familyInlineMembers`, families in order; -1 for a family whose row holds them.
  */
-function firstMembers(families: FamilyBuild[]): number[] {
+function firstMembers(families: FamilyTable): number[] {
   let next = 0;
-  return families.map((f) => {
-    if (f.members.length <= LAYOUT.familyInlineMembers) return -1;
-    next += f.members.length;
-    return next - f.members.length;
+  return Array.from({ length: families.count }, (_, f) => {
+    const count = familyMembers(families, f + 1).length;
+    if (count <= LAYOUT.familyInlineMembers) return -1;
+    next += count;
+    return next - count;
   });
 }
 
 /** A family's row (FamilyRow): `members` its summaries when the row holds them, else null. */
 function familyRow(f: FamilyBuild, description: string, firstMember: number, members: ProteinSummary[] | null): FamilyRow {
-  return { family: f.index, rootId: f.rootId, rootHog: f.rootHog, description, nodes: hogNodes(f.tree), entries: f.members, members, firstMember };
+  return { family: f.index, rootId: f.rootId, rootHog: f.rootHog, description, nodes: hogNodes(f.tree), entries: Array.from(f.members), members, firstMember };
 }
 
 /** The tables of a row per group, family or genome pair: what the relations give them (close groups, the pair directory) included. */
@@ -302,9 +304,10 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
   const familyMembers = rowChunkTableWriter<ProteinSummary>(packs, LAYOUT.familyMembersChunkBytes);
   const firstMember = firstMembers(b.families);
   const families = rowChunkTableWriter<FamilyRow>(packs, LAYOUT.familiesChunkBytes);
-  for (const [f, fam] of b.families.entries()) {
+  for (const fam of familiesOf(b.families)) {
+    const f = fam.index - 1;
     if (firstMember[f] < 0) {
-      families.push(familyRow(fam, familyDescriptions[f], -1, fam.members.map(summary)));
+      families.push(familyRow(fam, familyDescriptions[f], -1, Array.from(fam.members, summary)));
       continue;
     }
     const chunksBefore = familyMembers.chunks.length;
@@ -314,15 +317,15 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
   }
   const familyTables = { families: families.finish(), familyMembers: familyMembers.finish() };
   const { pairStart, pairCount, withRelations } = related;
-  const inFamilies = genesSharingFamilies(b.families, genomeOf, b.species.length);
+  const inFamilies = genesSharingFamilies(familiesOf(b.families), genomeOf, b.species.length);
   const pairDirectory = writeTable<GenomePairRow>(packs, pairStart.length, LAYOUT.pairDirectoryChunkBytes, (k) => [pairStart[k], pairCount[k], inFamilies[k], withRelations[k]]);
   // Packed apart: a HOG's GO terms are one family's row of ~100 a chunk.
-  const familyGo = writeTable<FamilyGo>(packs, b.families.length, LAYOUT.familyGoChunkBytes, (f) => familyGoRow(b.families[f], b.annotations), { apart: true });
+  const familyGo = writeTable<FamilyGo>(packs, b.families.count, LAYOUT.familyGoChunkBytes, (f) => familyGoRow(familyAt(b.families, f + 1), b.annotations), { apart: true });
   // Optional: only releases with gene trees have the table, so every other release stays as it was.
   let geneTrees: TableRef<GeneTreeRow> | undefined;
   if (b.geneTrees) {
     const trees = openGeneTrees(b.geneTrees, derived);
-    geneTrees = writeTable<GeneTreeRow>(packs, b.families.length, LAYOUT.geneTreesChunkBytes, (f) => trees.rowOf(f + 1));
+    geneTrees = writeTable<GeneTreeRow>(packs, b.families.count, LAYOUT.geneTreesChunkBytes, (f) => trees.rowOf(f + 1));
     trees.close();
   }
   stage.done("write group, family and pair directory tables");
@@ -344,7 +347,7 @@ export async function writeProfiles({ b, packs, stage, jobs }: WriteContext) {
   const genomeOf = (e: number) => b.proteins.genome[e - 1];
   const familyProfiles = await similarProfiles(b.families, genomeOf, jobs);
   stage.done(SCORE_PROFILES_STAGE);
-  const profiles = writeTable<FamilyProfile>(packs, b.families.length, LAYOUT.profilesChunkBytes, (f) => familyProfiles[f]);
+  const profiles = writeTable<FamilyProfile>(packs, b.families.count, LAYOUT.profilesChunkBytes, (f) => familyProfiles[f]);
   stage.done(SIMILAR_PROFILES_STAGE);
   return { profiles };
 }
@@ -379,7 +382,7 @@ export const INDEXES_STAGE = "write the entry id, fingerprint and GO term indexe
 export function writeHogLists({ b, packs, stage }: WriteContext) {
   const p = b.proteins;
   const genomeOf = (e: number) => p.genome[e - 1];
-  const hogLists = hogListRows(b.families, b.taxonomy, (e) => b.taxonomy.genomeLevels[genomeOf(e)], familyDescriptionsOf(b));
+  const hogLists = hogListRows(familiesOf(b.families), b.taxonomy, (e) => b.taxonomy.genomeLevels[genomeOf(e)], familyDescriptionsOf(b));
   const hogList = writeTable<HogListRow>(packs, hogLists.rows.length, LAYOUT.hogListChunkBytes, (k) => hogLists.rows[k]);
   const genomes: GenomeInfo[] = b.species.map((s, g) => ({
     code: s.code,
@@ -430,7 +433,7 @@ const hasHogCards = (f: FamilyBuild) => nodeCount(f.tree) > LAYOUT.hogCardsFromN
  * cards in the order of their first nodes, families in order. The protein tables name them
  * (ProteinRow `hogCards`) while the hog-index task writes the cards, in the same order.
  */
-function hogCardRows(families: FamilyBuild[]): BigMap<string, [number, number]> {
+function hogCardRows(families: Iterable<FamilyBuild>): BigMap<string, [number, number]> {
   const rows = new BigMap<string, [number, number]>();
   for (const f of families) {
     if (!hasHogCards(f)) continue;
@@ -460,14 +463,14 @@ function writeHogCards(b: ReleaseBuild, packs: PackWriter, descriptions: string[
   const familyChunk = (family: number) => rowChunkCovering(chunksOf.families, family - 1)!;
   const context = { manifest: { taxonomy: b.taxonomy }, genomeOfEntry: (e: number) => ({ level: b.taxonomy.genomeLevels[b.proteins.genome[e - 1]] }) };
   const firstMember = firstMembers(b.families);
-  const cardRows = hogCardRows(b.families);
-  for (const f of b.families) {
+  const cardRows = hogCardRows(familiesOf(b.families));
+  for (const f of familiesOf(b.families)) {
     if (!hasHogCards(f)) continue;
     // The family's row as the worker decodes it (its summaries aside): what the cards are made from.
     const row = familyRow(f, descriptions[f.index - 1], firstMember[f.index - 1], null);
     const root = hogCards.rows;
     for (const { id, card, levelCard } of familyHogCards(row, context, (id) => cardRows.get(id)![0])) {
-      if (b.hogIds.get(id) !== f.index) throw new Error(`HOG id ${id} of family ${f.index} is not that family's in the HOG id index`);
+      if (familyOfHogId(b.families, id) !== f.index) throw new Error(`HOG id ${id} of family ${f.index} is not that family's in the HOG id index`);
       if (cardRows.get(id)?.[0] !== hogCards.rows || cardRows.get(id)?.[1] !== root) throw new Error(`HOG id ${id}'s cards are not in the rows the proteins name`);
       hogCards.push(withMemberChunks(card, id, chunksOf.familyMembers));
       const onLevels = withMemberChunks(levelCard, id, chunksOf.familyMembers);
@@ -481,7 +484,7 @@ function writeHogCards(b: ReleaseBuild, packs: PackWriter, descriptions: string[
     return rows ? [family, familyChunk(family), ...cardPlace(...rows)] : [family, familyChunk(family)];
   };
   // Only listed for the HOG id index (writeHashIndex), so a list of entries rather than a map of them.
-  const places = Array.from(b.hogIds, ([id, family]): [string, HogPlace] => [id, placeOf(id, family)]);
+  const places = Array.from(hogIdFamilies(b.families), ([id, family]): [string, HogPlace] => [id, placeOf(id, family)]);
   // An alias: its target, then where its HOG id is (its place after the family).
   const aliases = (named: Map<string, AliasTarget>) =>
     new Map(

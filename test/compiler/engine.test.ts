@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { familyTable } from "../../release-compiler/derive/family-table.js";
 import { hogTree } from "../../release-compiler/derive/hog-columns.js";
 import type { FamilyBuild } from "../../release-compiler/derive/hogs.js";
 import { deriveFamilyPairsInWorkers } from "../../release-compiler/derive/pair-workers.js";
@@ -112,10 +113,10 @@ describe("relations spilled by genome", () => {
       { kind: SPECIATION, parent: 1, lo: 0, hi: 1, id: "HOG:1.1a", level: 1, levels: [1], completeness: 1 },
       { kind: SPECIATION, parent: 1, lo: 1, hi: 2, id: "HOG:1.1b", level: 1, levels: [1], completeness: 1 },
     ];
-    const family: FamilyBuild = { index: 1, rootId: "HOG:1", rootHog: 1, tree: hogTree(nodes), members: [3, 1, 5, 4], memberNode: [2, 3, 0, 0] };
+    const family: FamilyBuild = { index: 1, rootId: "HOG:1", rootHog: 1, tree: hogTree(nodes), members: Int32Array.of(3, 1, 5, 4), memberNode: Int32Array.of(2, 3, 0, 0) };
     const rowEngine = await engine();
     const stored = await deriveRelations(
-      [family],
+      familyTable([family]),
       undefined,
       {
         proteinCount: 6,
@@ -191,7 +192,7 @@ describe("family pairs on worker threads", () => {
       genomes,
       // Entry e is member e of the family, a gene of the species level speciesOf[e - 1].
       genome: Int32Array.from(speciesOf, (level) => taxonomy.genomes[level]),
-      family: { index: k + 1, rootId: family.rootId, rootHog: k + 1, tree: hogTree(family.nodes), members: family.entries, memberNode: [] },
+      family: { index: k + 1, rootId: family.rootId, rootHog: k + 1, tree: hogTree(family.nodes), members: Int32Array.from(family.entries), memberNode: new Int32Array() },
     }));
     // The synthetic families number their entries alike: one family per run, each on its own.
     for (const { family, genomes, genome } of built) {
@@ -205,7 +206,7 @@ describe("family pairs on worker threads", () => {
       });
       const folder = scratch.folder("pair-workers");
       // Sent 12 times over: more batches than workers, so each worker takes several.
-      const families = Array.from({ length: 12 }, () => family);
+      const families = familyTable(Array.from({ length: 12 }, (_, k) => ({ ...family, index: k + 1 })));
       const written = await deriveFamilyPairsInWorkers(families, {
         jobs: 2,
         genome,

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { seededRandom } from "../seeded-random.js";
 import { SPECIATION, type FamilyProfile } from "../../release-format/format.js";
 import { hogNodes, hogTree } from "../../release-compiler/derive/hog-columns.js";
+import { familyTable } from "../../release-compiler/derive/family-table.js";
 import type { FamilyBuild } from "../../release-compiler/derive/hogs.js";
 import { similarProfiles } from "../../release-compiler/derive/profiles.js";
 
@@ -29,7 +30,7 @@ function randomFamilies(count: number, genomes: number, seed: number): FamilyBui
       entry += genomes;
       return entry - (entry % genomes) + genome;
     });
-    return { index: i + 1, rootId: `HOG:${String(i + 1).padStart(7, "0")}`, rootHog: i + 1, tree: rootOnly(`HOG:${String(i + 1).padStart(7, "0")}`, i % 3, size), members, memberNode: [] };
+    return { index: i + 1, rootId: `HOG:${String(i + 1).padStart(7, "0")}`, rootHog: i + 1, tree: rootOnly(`HOG:${String(i + 1).padStart(7, "0")}`, i % 3, size), members: Int32Array.from(members), memberNode: new Int32Array() };
   });
 }
 
@@ -62,16 +63,16 @@ describe("similar profiles", () => {
   ])("are those of the definition, all against all (%i families over %i genomes, seed %i), on one thread or two", async (count, genomes, seed) => {
     const families = randomFamilies(count, genomes, seed);
     const genomeOf = (entry: number) => entry % genomes;
-    const found = await similarProfiles(families, genomeOf);
+    const found = await similarProfiles(familyTable(families), genomeOf);
     expect(found).toEqual(allAgainstAll(families, genomeOf));
-    expect(await similarProfiles(families, genomeOf, 2)).toEqual(found);
+    expect(await similarProfiles(familyTable(families), genomeOf, 2)).toEqual(found);
     // The families were drawn so that ties decide much: many lists are full, and many share sets.
     expect(found.filter((p) => p.similar.length === 50).length).toBeGreaterThan(count / 4);
   });
 
   it("list nothing for a family that shares no genome, and never the family itself", async () => {
-    const families = [[0, 1], [2], [0]].map((genomes, i) => ({ index: i + 1, rootId: `H${i}`, rootHog: i + 1, tree: rootOnly(`H${i}`, 0, genomes.length), members: genomes, memberNode: [] }));
-    const found = await similarProfiles(families, (e) => e);
+    const families = [[0, 1], [2], [0]].map((genomes, i) => ({ index: i + 1, rootId: `H${i}`, rootHog: i + 1, tree: rootOnly(`H${i}`, 0, genomes.length), members: Int32Array.from(genomes), memberNode: new Int32Array() }));
+    const found = await similarProfiles(familyTable(families), (e) => e);
     expect(found.map((p) => p.similar.map((s) => [s[0], s[2]]))).toEqual([[[3, 0.5]], [], [[1, 0.5]]]);
   });
 });

@@ -72,7 +72,7 @@ describe("a simulated release against its truth", () => {
     const genomeOf = (e: number) => release.manifest.genomes.findIndex((g) => e >= g.firstEntry && e < g.firstEntry + g.nrEntries);
     const derived = new Map<string, string>();
     for (const family of await release.rows(release.manifest.tables.families)) {
-      const build = { ...family, index: family.family, tree: hogTree(family.nodes), members: family.entries, memberNode: [] };
+      const build = { ...family, index: family.family, tree: hogTree(family.nodes), members: Int32Array.from(family.entries), memberNode: new Int32Array() };
       for (const p of familyPairs(build, genomeOf)) derived.set(`${idOf(p.entry1)}\t${idOf(p.entry2)}`, p.relType);
     }
     const orthologs = tsv(join(input, "truth/orthologs.tsv"));

@@ -30,7 +30,7 @@ describe.each(["sim", ...(hasSharedData ? ["primates", "bacteria3"] : [])])("HOG
     let pairs = 0;
     const types = new Set<string>();
     for (const family of rows) {
-      const build = { ...family, index: family.family, tree: hogTree(family.nodes), members: family.entries, memberNode: [] };
+      const build = { ...family, index: family.family, tree: hogTree(family.nodes), members: Int32Array.from(family.entries), memberNode: new Int32Array() };
       // Expected partners of each member, with the type from its side.
       const expected = new Map<number, Array<[number, string]>>();
       const add = (a: number, b: number, type: string) => expected.set(a, [...(expected.get(a) ?? []), [b, type]]);

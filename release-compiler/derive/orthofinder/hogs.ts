@@ -17,13 +17,13 @@
 import { SPECIATION, type AliasTarget } from "../../../release-format/format.js";
 import { isAncestorOrSelf } from "../../../release-format/taxonomy.js";
 import type { HogXmlGroup, HogXmlNode } from "../../inputs.js";
-import { BigMap } from "../../collections.js";
 import type { Problems } from "../../problems.js";
 import { fileLabel } from "../../readers/lines.js";
 import { readHogTable, type HogTableKind } from "../../readers/orthofinder/hog-table.js";
 import type { HogFamilies } from "../hog-families.js";
 import { hogNodes, nodeLevel } from "../hog-columns.js";
-import { buildFamily, type FamilyBuild } from "../hogs.js";
+import { buildFamily } from "../hogs.js";
+import { FamilyTableBuilder } from "../family-table.js";
 import type { ProteinTable } from "../proteins.js";
 import type { OrthoFinderSpecies } from "./species.js";
 
@@ -143,7 +143,7 @@ export async function readOrthoFinderHogs(
   }
   roots.sort((a, b) => a.table - b.table || a.line - b.line);
 
-  const families: FamilyBuild[] = [];
+  const families = new FamilyTableBuilder();
   const aliases = new Map<string, AliasTarget>();
   const orthogroupOf: string[] = [];
   // The family root each protein is in, by entry - 1 (a Map holds fewer than a public release's proteins).
@@ -193,7 +193,7 @@ export async function readOrthoFinderHogs(
       return group;
     };
     const xml = xmlOf(root);
-    const family = buildFamily(xml, families.length + 1, {
+    const family = buildFamily(xml, families.count + 1, {
       taxonomy,
       prefix: hogPrefix,
       entryOfGene: (ref) => Number(ref),
@@ -203,7 +203,7 @@ export async function readOrthoFinderHogs(
       problems,
     });
     if (!family) continue;
-    families.push(family);
+    families.add(family); // its ids are made from its number (no group here carries one): none is another family's
     orthogroupOf.push(root.og);
 
     // Each row's node: the speciation node on the row's level spanning the row's genes, found by
@@ -231,7 +231,5 @@ export async function readOrthoFinderHogs(
     if (!aliases.has(root.og)) aliases.set(root.og, [family.index, family.rootId, nodeLevel(family.tree, 0)]);
   }
 
-  const hogIds = new BigMap<string, number>();
-  for (const f of families) for (const id of f.tree.ids) hogIds.set(id, f.index);
-  return { families, hogIds, aliases, orthogroupOf };
+  return { families: families.finish(), aliases, orthogroupOf };
 }
