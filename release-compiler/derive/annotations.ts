@@ -202,7 +202,7 @@ async function readInto(store: AnnotationSpill, t: ProteinTable, inputs: Annotat
       }
       if (x.source === DESCRIPTION_SOURCE) {
         // A curated description replaces the FASTA header's text; the first one given wins.
-        if (!described[entry - 1]) t.description[entry - 1] = ownString(x.xref);
+        if (!described[entry - 1]) t.description[entry - 1] = t.descriptions.add(x.xref);
         described[entry - 1] = 1;
       } else addXref(entry, x.source, x.xref);
     });
@@ -228,7 +228,7 @@ async function readInto(store: AnnotationSpill, t: ProteinTable, inputs: Annotat
       for (const dr of u.crossRefs) if (dr.database !== "GO") addXref(entry, dr.database, dr.id);
       // The entry's name describes the protein unless a Description cross-reference did (it replaces the FASTA header's text).
       if (u.description && !described[entry - 1]) {
-        t.description[entry - 1] = ownString(u.description);
+        t.description[entry - 1] = t.descriptions.add(u.description);
         described[entry - 1] = 1;
       }
       const entryName = ownString(u.entryName);

@@ -11,6 +11,7 @@
 import { KMER_ALPHABET } from "../../release-format/format.js";
 import { kmerCodes } from "../../release-format/kmers.js";
 import { runTasksInOrder } from "../workers.js";
+import { groupMembers, type GroupTable } from "./groups.js";
 
 const FINGERPRINT_LENGTH = 7;
 const CANDIDATES_PER_GROUP = 64;
@@ -261,12 +262,13 @@ const WORKER = new URL("./fingerprint-worker.ts", import.meta.url);
  * common to all members (which then resolves to several groups); "n/a" when there is none.
  * Peptides are base-20 codes.
  */
-export async function fingerprintGroups(groups: number[][], sequenceOf: (entry: number) => string, entries: number, jobs = 1): Promise<string[]> {
+export async function fingerprintGroups(groups: GroupTable, sequenceOf: (entry: number) => string, entries: number, jobs = 1): Promise<string[]> {
   const candidates: Int32Array[] = [];
   const batches: Int32Array[] = [];
   function* candidateTasks(): Generator<CandidateTask> {
-    for (let first = 0; first < groups.length; first += GROUPS_PER_TASK) {
-      yield { groups: groups.slice(first, first + GROUPS_PER_TASK).map((members) => members.map(sequenceOf)) };
+    for (let first = 0; first < groups.count; first += GROUPS_PER_TASK) {
+      const batch = Array.from({ length: Math.min(GROUPS_PER_TASK, groups.count - first) }, (_, k) => groupMembers(groups, first + k));
+      yield { groups: batch.map((members) => Array.from(members, sequenceOf)) };
     }
   }
   await runTasksInOrder(
@@ -292,9 +294,9 @@ export async function fingerprintGroups(groups: number[][], sequenceOf: (entry: 
     const slot = slotOf(table.slots, code);
     return table.slots[slot] === code ? table.counts[slot] : 0;
   };
-  return groups.map((members, g) => {
+  return Array.from({ length: groups.count }, (_, g) => {
     const list = candidates[g];
-    const unique = list.find((code) => proteinsWith(code) === members.length);
+    const unique = list.find((code) => proteinsWith(code) === groupMembers(groups, g).length);
     return unique !== undefined ? peptideOf(unique) : list.length ? peptideOf(list[0]) : "n/a";
   });
 }

@@ -39,7 +39,7 @@ import { mostCommonDescription } from "../derive/descriptions.js";
 import { entryIdPairs } from "../derive/entry-ids.js";
 import { familyGoRow } from "../derive/family-go.js";
 import { countGenes, genomeDetail } from "../derive/genomes.js";
-import { groupsByFingerprint } from "../derive/groups.js";
+import { groupMembers, groupsByFingerprint, type GroupTable } from "../derive/groups.js";
 import { ownHogId, type FamilyPlaces, type HogFamilies } from "../derive/hog-families.js";
 import { familiesOf, familyAt, familyMembers, familyOfHogId, hogIdFamilies, type FamilyTable } from "../derive/family-table.js";
 import { hogNodes, nodeCount } from "../derive/hog-columns.js";
@@ -50,7 +50,7 @@ import { isPrefixId } from "../../release-format/hog-tree.js";
 import { rowChunkCovering, rowChunkIndex } from "../../release-format/directory.js";
 import { hogListRows } from "../derive/hog-list.js";
 import { similarProfiles } from "../derive/profiles.js";
-import { canonicalIdOf, chromosomeOf, exonPairs, locusOf, md5Of, openExons, type ProteinTable } from "../derive/proteins.js";
+import { canonicalIdOf, chromosomeOf, descriptionOf, exonPairs, locusOf, md5Of, openExons, type ProteinTable } from "../derive/proteins.js";
 import { openSequences } from "../derive/sequence-file.js";
 import { readRelations, relationColumns, RELATIONS_TABLE, type StoredRelations } from "../derive/relations.js";
 import { genesSharingFamilies } from "../derive/shared-families.js";
@@ -74,7 +74,7 @@ export interface ReleaseBuild extends HogFamilies, FamilyPlaces {
   proteins: ProteinTable;
   /** Written while the cDNA was read. */
   sequences: TableRef<SequenceRow>;
-  groups: number[][];
+  groups: GroupTable;
   fingerprints: string[];
   /** Per entry - 1: group number (0 = none). */
   group: Int32Array;
@@ -97,7 +97,7 @@ export type DerivedRelease = Omit<ReleaseBuild, "annotations"> & { annotations: 
 export type WriteBuild = ReleaseBuild & Pick<DerivedRelease, "kmerWindows">;
 
 export function derivedRelease(b: ReleaseBuild, warnings: string[], packed: PackedOutput): DerivedRelease {
-  const counts = { genomes: b.species.length, proteins: b.proteins.count, groups: b.groups.length, families: b.families.count, hogs: b.families.hogIds.count };
+  const counts = { genomes: b.species.length, proteins: b.proteins.count, groups: b.groups.count, families: b.families.count, hogs: b.families.hogIds.count };
   return { ...b, annotations: b.annotations.data, counts, kmerWindows: kmerWindows(b.proteins.length), warnings, packed };
 }
 
@@ -152,7 +152,7 @@ export async function writeRelationsPart({ b, packs, stage, jobs, derived, engin
         genomeFirstEntry: shared(Int32Array, [...p.genomeFirstEntry, p.count + 1]),
         isMain: shared(Uint8Array, p.isMain),
         group: shared(Int32Array, b.group),
-        groupCount: b.groups.length,
+        groupCount: b.groups.count,
       },
       LAYOUT,
       jobs,
@@ -171,7 +171,7 @@ export const relationsPartStage = (part: number) => `write relations and pairs, 
 
 /** The relations and pairs tables from their parts: directory pages over the parts' chunks, the pair directory, the close groups. */
 export function putRelationsTogether({ b, packs, stage }: WriteContext, parts: RelationPart[]): RelationTables {
-  const tables = putRelationPartsTogether(packs, parts, { genomes: b.species.length, proteins: b.proteins.count, groupCount: b.groups.length });
+  const tables = putRelationPartsTogether(packs, parts, { genomes: b.species.length, proteins: b.proteins.count, groupCount: b.groups.count });
   stage.done(PUT_RELATIONS_TOGETHER);
   return tables;
 }
@@ -194,7 +194,7 @@ const summaryOf = (b: ReleaseBuild) => (entry: number): ProteinSummary => {
   };
 };
 
-const familyDescriptionsOf = (b: ReleaseBuild) => Array.from(familiesOf(b.families), (f) => mostCommonDescription(b.proteins.description, f.members));
+const familyDescriptionsOf = (b: ReleaseBuild) => Array.from(familiesOf(b.families), (f) => mostCommonDescription(b.proteins, f.members));
 
 export const PROTEIN_TABLES_STAGE = "write the protein table";
 export const ANNOTATION_TABLES_STAGE = "write annotation and peptide tables";
@@ -257,7 +257,7 @@ export async function writeProteinTables(
       const cards = cardRows.get(ownHogId(b, i));
       if (cards) row.hogCards = cards;
       row.exons = exonPairs(exons.get(i + 1));
-      row.description = p.description[i];
+      row.description = descriptionOf(p, i);
       return row;
     }, beside);
   } finally {
@@ -291,11 +291,11 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
   const p = b.proteins;
   const genomeOf = (e: number) => p.genome[e - 1];
   const summary = summaryOf(b);
-  const groups = writeTable<GroupRow>(packs, b.groups.length, LAYOUT.groupsChunkBytes, (g) => ({
+  const groups = writeTable<GroupRow>(packs, b.groups.count, LAYOUT.groupsChunkBytes, (g) => ({
     nr: g + 1,
     fingerprint: b.fingerprints[g],
-    description: mostCommonDescription(p.description, b.groups[g]),
-    members: b.groups[g].map(summary),
+    description: mostCommonDescription(p, groupMembers(b.groups, g)),
+    members: Array.from(groupMembers(b.groups, g), summary),
     closeGroups: closeGroupsOf(related.closeGroups, g + 1),
   }));
   const familyDescriptions = familyDescriptionsOf(b);

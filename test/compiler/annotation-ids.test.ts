@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readAnnotations } from "../../release-compiler/derive/annotations.js";
-import type { ProteinTable } from "../../release-compiler/derive/proteins.js";
+import { NO_DESCRIPTION, type ProteinTable } from "../../release-compiler/derive/proteins.js";
 import { IdIndex, StringColumn } from "../../release-compiler/packed-strings.js";
 import { Problems } from "../../release-compiler/problems.js";
 import { tempDir, tempFile } from "./readers/tmp.js";
@@ -21,7 +21,8 @@ function proteins(): ProteinTable {
     inputIds: IdIndex.of(inputId),
     accessions: StringColumn.of(["", "Q00002", "", ""]),
     entryNames: StringColumn.of(["", "KIN_HUMAN", "", ""]),
-    description: ["", "", "", ""],
+    description: new Int32Array(4).fill(NO_DESCRIPTION),
+    descriptions: IdIndex.of([""]),
     length: [500, 500, 500, 500],
   } as unknown as ProteinTable;
 }

@@ -11,7 +11,8 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { readAnnotations } from "../../release-compiler/derive/annotations.js";
 import { entryIdPairs } from "../../release-compiler/derive/entry-ids.js";
-import type { ProteinTable } from "../../release-compiler/derive/proteins.js";
+import { descriptionOf, type ProteinTable } from "../../release-compiler/derive/proteins.js";
+import { described } from "./described.js";
 import { IdIndex, StringColumn } from "../../release-compiler/packed-strings.js";
 import { readUniProt } from "../../release-compiler/readers/uniprot.js";
 import { simulateRelease } from "../../release-compiler/simulate/simulate.js";
@@ -37,7 +38,7 @@ function proteins(descriptions: string[]): ProteinTable {
     inputIds: IdIndex.of(ids),
     accessions: StringColumn.of(ids.map(() => "")),
     entryNames: StringColumn.of(ids.map(() => "")),
-    description: [...descriptions],
+    ...described(descriptions),
     sequence: ids.map(() => "MKVLAAGIVALLLAAA"),
   } as unknown as ProteinTable;
 }
@@ -123,7 +124,7 @@ describe("protein descriptions", () => {
       annotationFiles(),
     );
     expect(problems.list).toEqual([]);
-    expect(table.description).toEqual(["Curated 1", "UniProt name 2", "fasta text 3", "Submitted name 4"]);
+    expect(Array.from(table.description, (_, i) => descriptionOf(table, i))).toEqual(["Curated 1", "UniProt name 2", "fasta text 3", "Submitted name 4"]);
   });
 });
 

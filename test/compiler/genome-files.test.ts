@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { aliasesOf, canonicalIdOf, chromosomeOf, locusOf, md5Of, openExons, readCdnaByGenome, readLoci, readProteomes } from "../../release-compiler/derive/proteins.js";
+import { aliasesOf, canonicalIdOf, chromosomeOf, descriptionOf, locusOf, md5Of, openExons, readCdnaByGenome, readLoci, readProteomes } from "../../release-compiler/derive/proteins.js";
 import { openSequences } from "../../release-compiler/derive/sequence-file.js";
 import type { SpeciesInfoRow } from "../../release-compiler/inputs.js";
 import { Problems } from "../../release-compiler/problems.js";
@@ -111,6 +111,9 @@ describe("genome files read on worker threads", () => {
     expect(chromosomeOf(one.t, 8)).toBe("chrX");
     expect(one.t.chromosomes[one.t.chromosome[8]]).toBe("chrX");
     expect(chromosomeOf(one.t, 2)).toBe("");
+    // Descriptions by number, each text once ("" the first): the rest of the FASTA header.
+    expect(one.sequences.map((_, i) => descriptionOf(one.t, i))).toEqual(["first", "kinase", "", "", "", "", "ok", "", ""]);
+    expect([...one.t.descriptions]).toEqual(["", "first", "kinase", "ok"]);
     // Each protein's exons, in their file by entry: none before the loci are read.
     expect(one.noExons).toEqual(one.exons.map(() => []));
     expect(one.exons).toEqual([[10, 20], [], [], [30, 60], [], [], [], [], [3_000_000_001, 3_000_000_012]]);
