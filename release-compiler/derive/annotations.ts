@@ -8,7 +8,7 @@ import { readLineBatches, takeRows } from "../readers/lines.js";
 import { readObo } from "../readers/obo.js";
 import { readUniProtBatches } from "../readers/uniprot.js";
 import { readXrefBatches } from "../readers/xrefs.js";
-import { aliasesOf, type ProteinTable } from "./proteins.js";
+import { aliasesOf, keepUsedDescriptions, type ProteinTable } from "./proteins.js";
 import { lazyField } from "../snapshot.js";
 import { annotationReader, annotationSpill, type AnnotationSpill, type GoAnnotation } from "./annotation-file.js";
 import type { EntryFile } from "./entry-file.js";
@@ -235,6 +235,9 @@ async function readInto(store: AnnotationSpill, t: ProteinTable, inputs: Annotat
       for (const d of u.domains) store.addDomain(entry - 1, ["UniProt", entryName, d.name, d.start, d.end]);
     }
   }
+
+  // The texts replaced (a release's FASTA headers, often each its own) go.
+  if (described.includes(1)) keepUsedDescriptions(t);
 
   const domains = inputs.domains;
   if (domains) {

@@ -93,6 +93,21 @@ export const chromosomeOf = (t: Pick<ProteinTable, "chromosome" | "chromosomes">
 
 /** The number of "" in `descriptions`: a protein without a description. */
 export const NO_DESCRIPTION = 1;
+/**
+ * Drops the texts no protein has any more (those an annotation file replaced: at a million
+ * simulated proteins, 883,000 FASTA headers of 77 bytes), numbering the rest afresh in the
+ * order of their first proteins.
+ */
+export function keepUsedDescriptions(t: Pick<ProteinTable, "description" | "descriptions">): void {
+  const kept = IdIndex.of([""]);
+  const renumbered = new Int32Array(t.descriptions.count + 1);
+  for (let i = 0; i < t.description.length; i++) {
+    const n = t.description[i];
+    t.description[i] = renumbered[n] ||= kept.add(t.descriptions.idOf(n));
+  }
+  t.descriptions = kept;
+}
+
 /** Protein i's description ("" for none). */
 export const descriptionOf = (t: Pick<ProteinTable, "description" | "descriptions">, i: number): string => t.descriptions.idOf(t.description[i]);
 

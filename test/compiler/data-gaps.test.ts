@@ -125,6 +125,8 @@ describe("protein descriptions", () => {
     );
     expect(problems.list).toEqual([]);
     expect(Array.from(table.description, (_, i) => descriptionOf(table, i))).toEqual(["Curated 1", "UniProt name 2", "fasta text 3", "Submitted name 4"]);
+    // The texts replaced are gone: each kept once, in the order of their first proteins.
+    expect([...table.descriptions]).toEqual(["", "Curated 1", "UniProt name 2", "fasta text 3", "Submitted name 4"]);
   });
 });
 

@@ -5,8 +5,20 @@
  */
 import { describe, expect, it } from "vitest";
 import { mostCommonDescription } from "../../release-compiler/derive/descriptions.js";
-import { NO_DESCRIPTION } from "../../release-compiler/derive/proteins.js";
+import { descriptionOf, keepUsedDescriptions, NO_DESCRIPTION } from "../../release-compiler/derive/proteins.js";
 import { described } from "./described.js";
+
+describe("the proteins' descriptions", () => {
+  it("keep the texts some protein has, numbered afresh in the order of their first proteins", () => {
+    const t = described(["fasta 1", "fasta 2", "", "fasta 4", "fasta 5"]);
+    // An annotation file describes proteins 2, 4 and 5 anew, 4 and 5 alike.
+    [t.description[1], t.description[3], t.description[4]] = [t.descriptions.add("kinase"), t.descriptions.add("ligase"), t.descriptions.add("ligase")];
+    keepUsedDescriptions(t);
+    expect([...t.descriptions]).toEqual(["", "fasta 1", "kinase", "ligase"]);
+    expect(Array.from(t.description)).toEqual([2, 3, NO_DESCRIPTION, 4, 4]);
+    expect(Array.from(t.description, (_, i) => descriptionOf(t, i))).toEqual(["fasta 1", "kinase", "", "ligase", "ligase"]);
+  });
+});
 
 describe("the most common description", () => {
   const t = described(["kinase", "ligase", "ligase", "", "", "", "kinase"]);
