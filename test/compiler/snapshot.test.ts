@@ -80,6 +80,27 @@ describe("snapshots", () => {
     expect(() => loadSnapshot<{ proteins: { inputIds: IdIndex } }>(path).proteins.inputIds).toThrow(/ends early|frame of/);
   });
 
+  it("give back typed arrays as they were, in frames of 16 MiB as they are held, a view as long as itself", () => {
+    // 2.5 M doubles: 20 MB, two frames; NaN and -0 bit for bit.
+    const completeness = Float64Array.from({ length: 2_500_000 }, (_, i) => (i % 7 === 0 ? NaN : i % 11 === 0 ? -0 : i / 3));
+    const members = Int32Array.from({ length: 1000 }, (_, i) => i * 3);
+    const value = { families: { completeness, members: members.subarray(100, 300), flags: new Uint8Array(0), hashes: Buffer.from("00ff", "hex") } };
+    const path = join(mkdtempSync(join(tmpdir(), "orth-snapshot-")), "output.v8");
+    saveSnapshot(path, value);
+    const back = loadSnapshot<typeof value>(path).families;
+    const bytes = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    expect(back.completeness).toBeInstanceOf(Float64Array);
+    expect(bytes(back.completeness).equals(bytes(completeness))).toBe(true);
+    // A view is written as its own elements, and read back into an array of its own.
+    expect(Array.from(back.members)).toEqual(Array.from(members.subarray(100, 300)));
+    expect(back.members.buffer.byteLength).toBe(800);
+    expect(back.flags).toEqual(new Uint8Array(0));
+    expect(Buffer.isBuffer(back.hashes) && back.hashes.equals(value.families.hashes)).toBe(true);
+    // A frame cut short is named.
+    writeFileSync(path, readFileSync(path).subarray(0, 5_000_000));
+    expect(() => loadSnapshot<typeof value>(path).families.completeness).toThrow(/ends early|frame of/);
+  });
+
   it("says where a cut-short file ends", () => {
     const path = join(mkdtempSync(join(tmpdir(), "orth-snapshot-")), "output.v8");
     saveSnapshot(path, { ids: ["a", "b"] });
