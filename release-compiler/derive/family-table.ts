@@ -5,9 +5,9 @@
  *
  * Derive keeps the families for the whole compile, and each writing task that reads them loads
  * them all. At a million proteins (8,587 families, 1.06 M nodes, 299,323 HOG ids) the objects
- * held 122 MiB and the id map 25 MiB: the arrays' bytes are 52 MiB of that, the rest is what
+ * held 122 MiB and the id map 25 MiB: the arrays' bytes are 51 MiB of that, the rest is what
  * 43,000 small typed arrays and their buffers, a number[] of members and a string a HOG id cost
- * beside them. Here the arrays are one of each for all families, the ids one IdIndex.
+ * beside them. Here the arrays are one of each for all families and the ids one IdIndex: 66 MiB.
  *
  * A family is read as a FamilyBuild whose arrays are views into the columns (`familyAt`,
  * `familiesOf`): made when asked for and dropped with the work on it. `ownFamily` copies one out

@@ -10,7 +10,7 @@ import type { ProteinTable } from "./proteins.js";
 /**
  * The orthologous groups of a release (ReleaseBuild `groups`): group g's members (g from 0,
  * by entry number) are `members[starts[g], starts[g + 1])`, one array for all groups where a
- * number[] a group held ~150 bytes more than its members (20.5 MiB of groups at 1M: 3.9).
+ * number[] a group held ~150 bytes more than its members (20.5 MiB of groups at 1M: 2.5).
  */
 export interface GroupTable {
   count: number;

@@ -1,12 +1,12 @@
 /**
  * A HOG family's tree as columns (FamilyBuild `tree`) rather than a HogNode object a node.
  *
- * Derive keeps every family for the whole compile, and each task that writes from them reads
- * them all back: at a million proteins 1.06 M nodes cost ~190 bytes each as objects (205 MiB of
- * derive's heap, the largest thing in it), ~45 as columns. Each HOG id is stored once a family:
- * the V8 serializer that carries families to and from worker threads and into the derived
- * release writes a string out every time it meets it, so ids repeated per node would come back
- * as copies. A consumer reads fields by node, or takes the family's nodes as objects
+ * Derive keeps every family for the whole compile (all in one set of these columns:
+ * family-table.ts), and each task that writes from them reads them all back: at a million
+ * proteins 1.06 M nodes cost ~190 bytes each as objects (205 MiB of derive's heap, the largest
+ * thing in it), ~45 as columns. Each HOG id is stored once a family: the V8 serializer that
+ * carries families to and from worker threads writes a string out every time it meets it, so
+ * ids repeated per node would come back as copies. A consumer reads fields by node, or takes the family's nodes as objects
  * (`hogNodes`, built afresh and dropped with the family's work) for the release format's tree
  * queries, which the worker shares.
  */
