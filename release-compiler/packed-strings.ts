@@ -8,7 +8,7 @@
  *
  * A string costs V8 a 16–24-byte header and an 8-byte slot of its array besides its characters,
  * and a Map ~60 bytes a key more. At a million proteins of 15-character ids an IdIndex holds
- * 32 MiB where a string array and a BigMap of them held 98 (the derived release read back,
+ * 28.5 MiB where a string array and a BigMap of them held 98 (the derived release read back,
  * build/tmp/fieldheap.mts), and a lookup costs less than a Map's (one slot of the table and the
  * id's bytes, where a Map reads its own table and the string it holds: ~0.5 µs a hit and ~0.2 a
  * miss against ~1.3 and ~0.75 for a BigMap, random order, build/tmp/idbench.mts). Neither has a
@@ -23,12 +23,18 @@
 import { finishHash, hashOf } from "./collections.js";
 import { GrowingBytes } from "./write/growing.js";
 
+/** Bytes a column's strings may take: its offsets are Uint32. */
+const MOST_BYTES = 2 ** 32 - 1;
+
 /** A StringColumn's arrays, exactly as long as they are used: what a snapshot keeps (snapshot.ts). */
 export interface StringColumnParts {
   /** The strings' UTF-8 bytes, one after the other. */
   bytes: Uint8Array;
-  /** length + 1 offsets: string i is bytes starts[i] .. starts[i + 1]. Float64: past 4 GB of strings. */
-  starts: Float64Array;
+  /**
+   * length + 1 offsets: string i is bytes starts[i] .. starts[i + 1]. Uint32: the bytes are one
+   * Uint8Array, which holds less than 4 GiB (a column says so past that: MOST_BYTES).
+   */
+  starts: Uint32Array;
 }
 
 /** An IdIndex's arrays: its ids' column's, and its table's. */
@@ -43,14 +49,14 @@ export interface IdIndexParts extends StringColumnParts {
 export class StringColumn implements Iterable<string> {
   /** The bytes; `bytes.values` past `bytes.length` is room. */
   private bytes: GrowingBytes;
-  private starts: Float64Array;
+  private starts: Uint32Array;
   length = 0;
 
   /** Room for `expected` strings of 16 bytes before any array grows (they grow as needed). */
   constructor(expected = 1024) {
     const room = Math.max(16, expected);
     this.bytes = new GrowingBytes(room * 16);
-    this.starts = new Float64Array(room + 1);
+    this.starts = new Uint32Array(room + 1);
   }
 
   static of(strings: Iterable<string>): StringColumn {
@@ -80,11 +86,12 @@ export class StringColumn implements Iterable<string> {
     const ascii = isAscii(s);
     const size = ascii ? s.length : Buffer.byteLength(s, "utf8");
     const out = this.bytes;
+    if (out.length + size > MOST_BYTES) throw new Error(`StringColumn: more than ${MOST_BYTES} bytes of strings`);
     out.room(size);
     if (ascii) for (let i = 0; i < size; i++) out.values[out.length + i] = s.charCodeAt(i);
     else asBuffer(out.values).write(s, out.length, "utf8");
     if (this.length + 2 > this.starts.length) {
-      const starts = new Float64Array(Math.max(this.length + 2, this.starts.length * 2));
+      const starts = new Uint32Array(Math.max(this.length + 2, this.starts.length * 2));
       starts.set(this.starts);
       this.starts = starts;
     }

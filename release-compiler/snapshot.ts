@@ -29,7 +29,7 @@ const BYTE_SLICE = 1 << 24;
  */
 const PACKED = { IdIndex, StringColumn } as const;
 type PackedType = keyof typeof PACKED;
-const ARRAYS = { Uint8Array, Int32Array, Float64Array } as const;
+const ARRAYS = { Uint8Array, Int32Array, Uint32Array, Float64Array } as const;
 type PackedArray = InstanceType<(typeof ARRAYS)[keyof typeof ARRAYS]>;
 /** A packed value's arrays: name, array type, byte length, in the order written. */
 type PackedParts = Array<[string, keyof typeof ARRAYS, number]>;

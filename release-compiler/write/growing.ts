@@ -3,7 +3,10 @@
  * gaps (the postings of the sequence index and of the cross-reference search): millions of
  * numbers a task, where an array of numbers costs eight bytes and more each.
  */
+import { constants } from "node:buffer";
 import { writeVarint } from "../../release-format/varint.js";
+
+const MAX_LENGTH = constants.MAX_LENGTH;
 
 /** A byte buffer that grows as it is written: `room(n)` before writing n bytes at `length`. */
 export class GrowingBytes {
@@ -16,7 +19,8 @@ export class GrowingBytes {
 
   room(bytes: number): void {
     if (this.length + bytes <= this.values.length) return;
-    const grown = new Uint8Array(Math.max(2 * this.values.length, this.length + bytes));
+    // Doubling, but not past what a Uint8Array holds while what is asked for fits.
+    const grown = new Uint8Array(Math.max(Math.min(2 * this.values.length, MAX_LENGTH), this.length + bytes));
     grown.set(this.values.subarray(0, this.length));
     this.values = grown;
   }

@@ -34,7 +34,7 @@ describe("StringColumn", () => {
     back.push("more");
     expect(back.at(9)).toBe("more");
     expect([...column]).toEqual(strings);
-    expect(() => StringColumn.from({ bytes: new Uint8Array(3), starts: Float64Array.of(0, 2) })).toThrow(/no column/);
+    expect(() => StringColumn.from({ bytes: new Uint8Array(3), starts: Uint32Array.of(0, 2) })).toThrow(/no column/);
   });
 });
 
