@@ -62,8 +62,14 @@ export interface ProteinTable {
    * Coordinates may pass 2^31 (chromosomes of several gigabases), so they are not an Int32Array.
    */
   exonFile: EntryFile;
-  /** Isoform entry numbers of the protein's gene (itself included), or undefined for a single isoform. */
-  isoforms: Array<number[] | undefined>;
+  /**
+   * Each protein's gene of isoforms (isoformsOf): its number, 0 for a protein of one isoform.
+   * Gene k's isoforms are `geneIsoforms[geneStarts[k − 1], geneStarts[k])`, by entry number:
+   * numbers rather than an array slot a protein and an array a gene (10.5 MiB at 1M).
+   */
+  isoformGene: Int32Array;
+  geneStarts: Int32Array;
+  geneIsoforms: Int32Array;
   /** 1 for the main isoform of its gene (and a protein of one isoform), else 0. */
   isMain: Uint8Array;
   genomeFirstEntry: number[];
@@ -130,9 +136,9 @@ export async function readProteomes(
   options: { keepStops?: boolean; jobs?: number; sequenceFolder: string },
 ): Promise<ProteinTable> {
   const sequences = sequenceFileWriter(options.sequenceFolder);
-  const t: Omit<ProteinTable, "sequenceFile" | "exonFile" | "loci" | "md5" | "genome" | "indexInGenome" | "length" | "isMain" | "chromosome" | "chromosomes" | "description"> = {
+  const t: Omit<ProteinTable, "sequenceFile" | "exonFile" | "loci" | "md5" | "genome" | "indexInGenome" | "length" | "isMain" | "chromosome" | "chromosomes" | "description" | "isoformGene" | "geneStarts" | "geneIsoforms"> = {
     count: 0, inputIds: new IdIndex(), accessions: new StringColumn(), entryNames: new StringColumn(),
-    descriptions: IdIndex.of([""]), isoforms: [], genomeFirstEntry: [], genomeSize: [],
+    descriptions: IdIndex.of([""]), genomeFirstEntry: [], genomeSize: [],
   };
   const description = new GrowingInts();
   // Numbers a protein, as they are read.
@@ -177,7 +183,6 @@ export async function readProteomes(
       length.push(read.sequences[i].length);
       md5.set(read.md5.subarray(i * MD5_BYTES, (i + 1) * MD5_BYTES), (n - 1) * MD5_BYTES);
       description.push(t.descriptions.add(read.descriptions[i]));
-      t.isoforms.push(undefined);
     }
     reportRead(read, problems, Infinity, reported);
     sequences.append(kept);
@@ -196,7 +201,7 @@ export async function readProteomes(
   const loci = { start: new Float64Array(t.count), end: new Float64Array(t.count), strand: new Int8Array(t.count) };
   return {
     ...t, genome: genome.done(), indexInGenome: indexInGenome.done(), length: length.done(), description: description.done(), isMain: new Uint8Array(t.count).fill(1),
-    chromosome: new Int32Array(t.count), chromosomes: [""],
+    chromosome: new Int32Array(t.count), chromosomes: [""], isoformGene: new Int32Array(t.count), geneStarts: Int32Array.of(0), geneIsoforms: new Int32Array(0),
     md5: new Uint8Array(Buffer.concat(digests)), loci, sequenceFile, exonFile: exons.finish(),
   };
 }
@@ -273,6 +278,9 @@ export const openExons = (file: EntryFile, folder: string) => openPackedFile<num
 
 /** Splice files: the isoforms of each gene. Main isoforms are settled after the HOGs are read. */
 export async function readIsoforms(t: ProteinTable, species: SpeciesInfoRow[], folder: string, problems: Problems) {
+  const starts = new GrowingInts();
+  starts.push(0);
+  const isoforms = new GrowingInts();
   for (const [g, s] of species.entries()) {
     const file = speciesFile(folder, s.code, ".splice");
     if (!existsSync(file)) continue;
@@ -282,15 +290,25 @@ export async function readIsoforms(t: ProteinTable, species: SpeciesInfoRow[], f
         const entry = t.inputIds.numberOf(id);
         if (entry === undefined || t.genome[entry - 1] !== g) {
           problems.report(file, gene.line, `isoform ${id} is not a protein of ${s.code}`);
-        } else if (t.isoforms[entry - 1]) {
+        } else if (t.isoformGene[entry - 1]) {
           problems.report(file, gene.line, `isoform ${id} is listed for two genes`);
         } else entries.push(entry);
       }
       if (entries.length < 2) continue;
       entries.sort((a, b) => a - b);
-      for (const e of entries) t.isoforms[e - 1] = entries;
+      isoforms.append(entries);
+      starts.push(isoforms.length);
+      for (const e of entries) t.isoformGene[e - 1] = starts.length - 1;
     }
   }
+  t.geneStarts = starts.done();
+  t.geneIsoforms = isoforms.done();
+}
+
+/** The isoforms of protein i's gene, itself included, by entry number ([] for a protein of one isoform). */
+export function isoformsOf(t: Pick<ProteinTable, "isoformGene" | "geneStarts" | "geneIsoforms">, i: number): number[] {
+  const k = t.isoformGene[i];
+  return k ? Array.from(t.geneIsoforms.subarray(t.geneStarts[k - 1], t.geneStarts[k])) : [];
 }
 
 /** A protein's exons as `[start, end]` pairs, from their flat form. */
@@ -305,10 +323,11 @@ export function exonPairs(flat: number[]): Array<[number, number]> {
  * Returns problems where the HOGs reference two isoforms of one gene.
  */
 export function chooseMainIsoforms(t: ProteinTable, inHog: (entry: number) => boolean, splicedFile: string, problems: Problems) {
-  const done = new Set<number[]>();
-  for (const isoforms of t.isoforms) {
-    if (!isoforms || done.has(isoforms)) continue;
-    done.add(isoforms);
+  // Gene by gene in the order of their first isoforms, as the problems are told.
+  for (let i = 0; i < t.count; i++) {
+    const k = t.isoformGene[i];
+    if (!k || t.geneIsoforms[t.geneStarts[k - 1]] !== i + 1) continue;
+    const isoforms = isoformsOf(t, i);
     const referenced = isoforms.filter(inHog);
     if (referenced.length > 1) {
       problems.report(splicedFile, 0, `isoforms ${referenced.map((e) => t.inputIds.idOf(e)).join(", ")} of one gene are all in HOGs`);

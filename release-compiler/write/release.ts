@@ -50,7 +50,7 @@ import { isPrefixId } from "../../release-format/hog-tree.js";
 import { rowChunkCovering, rowChunkIndex } from "../../release-format/directory.js";
 import { hogListRows } from "../derive/hog-list.js";
 import { similarProfiles } from "../derive/profiles.js";
-import { canonicalIdOf, chromosomeOf, descriptionOf, exonPairs, locusOf, md5Of, openExons, type ProteinTable } from "../derive/proteins.js";
+import { canonicalIdOf, chromosomeOf, descriptionOf, isoformsOf, exonPairs, locusOf, md5Of, openExons, type ProteinTable } from "../derive/proteins.js";
 import { openSequences } from "../derive/sequence-file.js";
 import { readRelations, relationColumns, RELATIONS_TABLE, type StoredRelations } from "../derive/relations.js";
 import { genesSharingFamilies } from "../derive/shared-families.js";
@@ -253,7 +253,7 @@ export async function writeProteinTables(
       row.family = b.family[i];
       row.rootHog = b.family[i] ? b.families.rootHog[b.family[i] - 1] : 0;
       row.hogLevelCount = b.hogLevelCount[i];
-      row.isoforms = p.isoforms[i] ?? [];
+      row.isoforms = isoformsOf(p, i);
       const cards = cardRows.get(ownHogId(b, i));
       if (cards) row.hogCards = cards;
       row.exons = exonPairs(exons.get(i + 1));

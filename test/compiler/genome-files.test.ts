@@ -7,7 +7,21 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { aliasesOf, canonicalIdOf, chromosomeOf, descriptionOf, locusOf, md5Of, openExons, readCdnaByGenome, readLoci, readProteomes } from "../../release-compiler/derive/proteins.js";
+import {
+  aliasesOf,
+  canonicalIdOf,
+  chooseMainIsoforms,
+  chromosomeOf,
+  descriptionOf,
+  isoformsOf,
+  locusOf,
+  md5Of,
+  openExons,
+  readCdnaByGenome,
+  readIsoforms,
+  readLoci,
+  readProteomes,
+} from "../../release-compiler/derive/proteins.js";
 import { openSequences } from "../../release-compiler/derive/sequence-file.js";
 import type { SpeciesInfoRow } from "../../release-compiler/inputs.js";
 import { Problems } from "../../release-compiler/problems.js";
@@ -148,5 +162,32 @@ describe("genome files read on worker threads", () => {
     expect(t.count).toBe(5_002);
     expect([...t.inputIds.range(5_001)]).toEqual(["b1", "b2"]);
     expect(t.inputIds.numberOf("b2")).toBe(5_002);
+  });
+});
+
+describe("isoforms", () => {
+  it("are each gene's entries, and its main isoform is chosen gene by gene in the order of their first entries", async () => {
+    const { t } = await readAll(1);
+    const dir = tempDir();
+    // Entries: AAAAA a1 1, sp|P12345|KIN_AAAAA 2, a3 3, a4 4; BBBBB b1 5, b2 6, b3 7; DDDDD d1 8, d2 9.
+    writeFileSync(join(dir, "AAAAA.splice"), "a4; a3\na1; sp|P12345|KIN_AAAAA\n");
+    writeFileSync(join(dir, "BBBBB.splice"), "b3; b1; zz\n");
+    writeFileSync(join(dir, "DDDDD.splice"), "d2\n");
+    const problems = new Problems();
+    await readIsoforms(t, species("AAAAA", "BBBBB", "CCCCC", "DDDDD"), dir, problems);
+    expect(problems.list.map((p) => p.message)).toEqual(["isoform zz is not a protein of BBBBB"]);
+    expect(Array.from({ length: t.count }, (_, i) => isoformsOf(t, i))).toEqual([[1, 2], [1, 2], [3, 4], [3, 4], [5, 7], [], [5, 7], [], []]);
+    // Every isoform in a HOG: each gene is told, its first gene by entry first; its first isoform in a HOG is main.
+    const told = new Problems();
+    chooseMainIsoforms(t, () => true, "splice", told);
+    expect(told.list.map((p) => p.message)).toEqual([
+      "isoforms a1, sp|P12345|KIN_AAAAA of one gene are all in HOGs",
+      "isoforms a3, a4 of one gene are all in HOGs",
+      "isoforms b1, b3 of one gene are all in HOGs",
+    ]);
+    expect(Array.from(t.isMain)).toEqual([1, 0, 1, 0, 1, 1, 0, 1, 1]);
+    // None in a HOG: the longest (first on ties) is main.
+    chooseMainIsoforms(t, () => false, "splice", new Problems());
+    expect(Array.from(t.isMain)).toEqual([0, 1, 1, 0, 1, 1, 0, 1, 1]);
   });
 });
