@@ -11,7 +11,7 @@
 import { KMER_ALPHABET } from "../../release-format/format.js";
 import { kmerCodes } from "../../release-format/kmers.js";
 import { runTasksInOrder } from "../workers.js";
-import { groupMembers, type GroupTable } from "./groups.js";
+import { listMembers, type EntryLists } from "./entry-lists.js";
 
 const FINGERPRINT_LENGTH = 7;
 const CANDIDATES_PER_GROUP = 64;
@@ -262,12 +262,12 @@ const WORKER = new URL("./fingerprint-worker.ts", import.meta.url);
  * common to all members (which then resolves to several groups); "n/a" when there is none.
  * Peptides are base-20 codes.
  */
-export async function fingerprintGroups(groups: GroupTable, sequenceOf: (entry: number) => string, entries: number, jobs = 1): Promise<string[]> {
+export async function fingerprintGroups(groups: EntryLists, sequenceOf: (entry: number) => string, entries: number, jobs = 1): Promise<string[]> {
   const candidates: Int32Array[] = [];
   const batches: Int32Array[] = [];
   function* candidateTasks(): Generator<CandidateTask> {
     for (let first = 0; first < groups.count; first += GROUPS_PER_TASK) {
-      const batch = Array.from({ length: Math.min(GROUPS_PER_TASK, groups.count - first) }, (_, k) => groupMembers(groups, first + k));
+      const batch = Array.from({ length: Math.min(GROUPS_PER_TASK, groups.count - first) }, (_, k) => listMembers(groups, first + k));
       yield { groups: batch.map((members) => Array.from(members, sequenceOf)) };
     }
   }
@@ -296,7 +296,7 @@ export async function fingerprintGroups(groups: GroupTable, sequenceOf: (entry: 
   };
   return Array.from({ length: groups.count }, (_, g) => {
     const list = candidates[g];
-    const unique = list.find((code) => proteinsWith(code) === groupMembers(groups, g).length);
+    const unique = list.find((code) => proteinsWith(code) === listMembers(groups, g).length);
     return unique !== undefined ? peptideOf(unique) : list.length ? peptideOf(list[0]) : "n/a";
   });
 }

@@ -2,44 +2,19 @@ import { DUPLICATION, SPECIATION } from "../../release-format/format.js";
 import type { Problems } from "../problems.js";
 import { BigMap } from "../collections.js";
 import { readGroupsTsv } from "../readers/groups.js";
-import { GrowingInts } from "../write/growing.js";
+import { EntryListsBuilder, entryLists, listMembers, type EntryLists } from "./entry-lists.js";
 import { hogNodes } from "./hog-columns.js";
 import type { FamilyBuild } from "./hogs.js";
 import type { ProteinTable } from "./proteins.js";
-
-/**
- * The orthologous groups of a release (ReleaseBuild `groups`): group g's members (g from 0,
- * by entry number) are `members[starts[g], starts[g + 1])`, one array for all groups where a
- * number[] a group held ~150 bytes more than its members (20.5 MiB of groups at 1M: 2.5).
- */
-export interface GroupTable {
-  count: number;
-  starts: Int32Array;
-  members: Int32Array;
-}
-
-/** The table of `groups`, in order. */
-export function groupTable(groups: ArrayLike<number>[]): GroupTable {
-  const starts = new Int32Array(groups.length + 1);
-  for (let g = 0; g < groups.length; g++) starts[g + 1] = starts[g] + groups[g].length;
-  const members = new Int32Array(starts[groups.length]);
-  for (let g = 0; g < groups.length; g++) members.set(groups[g], starts[g]);
-  return { count: groups.length, starts, members };
-}
-
-/** Group g's members (g from 0). */
-export const groupMembers = (t: GroupTable, g: number): Int32Array => t.members.subarray(t.starts[g], t.starts[g + 1]);
 
 /**
  * Single-copy orthologous groups from the HOGs: the largest speciation subtrees that hold at
  * most one protein per genome and no duplication, so every pair in a group is orthologous.
  * Groups are numbered in family order, then tree order; members sorted by entry number.
  */
-export function deriveGroups(families: Iterable<FamilyBuild>, genomeOf: (entry: number) => number): GroupTable {
+export function deriveGroups(families: Iterable<FamilyBuild>, genomeOf: (entry: number) => number): EntryLists {
   // Appended as found: groups come in order.
-  const starts = new GrowingInts();
-  starts.push(0);
-  const grouped = new GrowingInts();
+  const groups = new EntryListsBuilder();
   for (const family of families) {
     const { members } = family;
     const nodes = hogNodes(family.tree);
@@ -59,24 +34,21 @@ export function deriveGroups(families: Iterable<FamilyBuild>, genomeOf: (entry: 
       const slice = members.slice(node.lo, node.hi);
       const genomes = new Set(slice.map(genomeOf));
       if (node.kind === SPECIATION && !hasDuplication[i] && genomes.size === slice.length) {
-        if (slice.length >= 2) {
-          grouped.append(slice.sort((a, b) => a - b));
-          starts.push(grouped.length);
-        }
+        if (slice.length >= 2) groups.add(slice.sort((a, b) => a - b));
         return;
       }
       children[i].forEach(visit);
     };
     visit(0);
   }
-  return { count: starts.length - 1, starts: starts.done(), members: grouped.done() };
+  return groups.finish();
 }
 
 /**
  * Groups as the groups file gives them, in order of first appearance, members sorted by entry
  * number; an unknown protein, a protein in two groups or two of one genome in a group are problems.
  */
-export async function readGroups(file: string, proteins: ProteinTable, problems: Problems): Promise<GroupTable> {
+export async function readGroups(file: string, proteins: ProteinTable, problems: Problems): Promise<EntryLists> {
   // Groups in order of first appearance, and each group name's place in it (a BigMap, which keeps no order past a Map's size).
   const groups: number[][] = [];
   const groupIndex = new BigMap<string, number>();
@@ -103,13 +75,13 @@ export async function readGroups(file: string, proteins: ProteinTable, problems:
     if (index === undefined) groupIndex.set(row.group, groups.push(members) - 1);
     groupOf[entry - 1] = row.group;
   }
-  return groupTable(groups.map((m) => m.sort((a, b) => a - b)));
+  return entryLists(groups.map((m) => m.sort((a, b) => a - b)));
 }
 
 /** Per entry - 1: the group number (0 = none). */
-export function groupOfEntries(groups: GroupTable, entries: number): Int32Array {
+export function groupOfEntries(groups: EntryLists, entries: number): Int32Array {
   const group = new Int32Array(entries);
-  for (let g = 0; g < groups.count; g++) for (const e of groupMembers(groups, g)) group[e - 1] = g + 1;
+  for (let g = 0; g < groups.count; g++) for (const e of listMembers(groups, g)) group[e - 1] = g + 1;
   return group;
 }
 

@@ -6,9 +6,9 @@
  * proteins 1.06 M nodes cost ~190 bytes each as objects (205 MiB of derive's heap, the largest
  * thing in it), ~45 as columns. Each HOG id is stored once a family: the V8 serializer that
  * carries families to and from worker threads writes a string out every time it meets it, so
- * ids repeated per node would come back as copies. A consumer reads fields by node, or takes the family's nodes as objects
- * (`hogNodes`, built afresh and dropped with the family's work) for the release format's tree
- * queries, which the worker shares.
+ * ids repeated per node would come back as copies. A consumer reads fields by node, or takes
+ * the family's nodes as objects (`hogNodes`, built afresh and dropped with the family's work)
+ * for the release format's tree queries, which the worker shares.
  */
 import { SPECIATION, type HogNode } from "../../release-format/format.js";
 

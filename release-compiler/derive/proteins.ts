@@ -9,6 +9,7 @@ import { readSplice } from "../readers/splice.js";
 import { IdIndex, StringColumn } from "../packed-strings.js";
 import { ownString } from "./strings.js";
 import { GrowingInts } from "../write/growing.js";
+import { EntryListsBuilder, entryLists, listMembers, type EntryLists } from "./entry-lists.js";
 import { sequenceFileWriter, type SequenceFile } from "./sequence-file.js";
 import { entryFileWriter, openPackedFile, type EntryFile } from "./entry-file.js";
 
@@ -63,13 +64,12 @@ export interface ProteinTable {
    */
   exonFile: EntryFile;
   /**
-   * Each protein's gene of isoforms (isoformsOf): its number, 0 for a protein of one isoform.
-   * Gene k's isoforms are `geneIsoforms[geneStarts[k − 1], geneStarts[k])`, by entry number:
-   * numbers rather than an array slot a protein and an array a gene (10.5 MiB at 1M).
+   * Each protein's gene of isoforms (isoformsOf): its number, 0 for a protein of one isoform;
+   * gene k's isoforms, by entry number, are list k − 1 of `genes`. Numbers rather than an array
+   * slot a protein and an array a gene (10.5 MiB at 1M).
    */
   isoformGene: Int32Array;
-  geneStarts: Int32Array;
-  geneIsoforms: Int32Array;
+  genes: EntryLists;
   /** 1 for the main isoform of its gene (and a protein of one isoform), else 0. */
   isMain: Uint8Array;
   genomeFirstEntry: number[];
@@ -136,7 +136,7 @@ export async function readProteomes(
   options: { keepStops?: boolean; jobs?: number; sequenceFolder: string },
 ): Promise<ProteinTable> {
   const sequences = sequenceFileWriter(options.sequenceFolder);
-  const t: Omit<ProteinTable, "sequenceFile" | "exonFile" | "loci" | "md5" | "genome" | "indexInGenome" | "length" | "isMain" | "chromosome" | "chromosomes" | "description" | "isoformGene" | "geneStarts" | "geneIsoforms"> = {
+  const t: Omit<ProteinTable, "sequenceFile" | "exonFile" | "loci" | "md5" | "genome" | "indexInGenome" | "length" | "isMain" | "chromosome" | "chromosomes" | "description" | "isoformGene" | "genes"> = {
     count: 0, inputIds: new IdIndex(), accessions: new StringColumn(), entryNames: new StringColumn(),
     descriptions: IdIndex.of([""]), genomeFirstEntry: [], genomeSize: [],
   };
@@ -201,7 +201,7 @@ export async function readProteomes(
   const loci = { start: new Float64Array(t.count), end: new Float64Array(t.count), strand: new Int8Array(t.count) };
   return {
     ...t, genome: genome.done(), indexInGenome: indexInGenome.done(), length: length.done(), description: description.done(), isMain: new Uint8Array(t.count).fill(1),
-    chromosome: new Int32Array(t.count), chromosomes: [""], isoformGene: new Int32Array(t.count), geneStarts: Int32Array.of(0), geneIsoforms: new Int32Array(0),
+    chromosome: new Int32Array(t.count), chromosomes: [""], isoformGene: new Int32Array(t.count), genes: entryLists([]),
     md5: new Uint8Array(Buffer.concat(digests)), loci, sequenceFile, exonFile: exons.finish(),
   };
 }
@@ -278,9 +278,7 @@ export const openExons = (file: EntryFile, folder: string) => openPackedFile<num
 
 /** Splice files: the isoforms of each gene. Main isoforms are settled after the HOGs are read. */
 export async function readIsoforms(t: ProteinTable, species: SpeciesInfoRow[], folder: string, problems: Problems) {
-  const starts = new GrowingInts();
-  starts.push(0);
-  const isoforms = new GrowingInts();
+  const genes = new EntryListsBuilder();
   for (const [g, s] of species.entries()) {
     const file = speciesFile(folder, s.code, ".splice");
     if (!existsSync(file)) continue;
@@ -296,19 +294,17 @@ export async function readIsoforms(t: ProteinTable, species: SpeciesInfoRow[], f
       }
       if (entries.length < 2) continue;
       entries.sort((a, b) => a - b);
-      isoforms.append(entries);
-      starts.push(isoforms.length);
-      for (const e of entries) t.isoformGene[e - 1] = starts.length - 1;
+      const k = genes.add(entries) + 1;
+      for (const e of entries) t.isoformGene[e - 1] = k;
     }
   }
-  t.geneStarts = starts.done();
-  t.geneIsoforms = isoforms.done();
+  t.genes = genes.finish();
 }
 
 /** The isoforms of protein i's gene, itself included, by entry number ([] for a protein of one isoform). */
-export function isoformsOf(t: Pick<ProteinTable, "isoformGene" | "geneStarts" | "geneIsoforms">, i: number): number[] {
+export function isoformsOf(t: Pick<ProteinTable, "isoformGene" | "genes">, i: number): number[] {
   const k = t.isoformGene[i];
-  return k ? Array.from(t.geneIsoforms.subarray(t.geneStarts[k - 1], t.geneStarts[k])) : [];
+  return k ? Array.from(listMembers(t.genes, k - 1)) : [];
 }
 
 /** A protein's exons as `[start, end]` pairs, from their flat form. */
@@ -326,7 +322,7 @@ export function chooseMainIsoforms(t: ProteinTable, inHog: (entry: number) => bo
   // Gene by gene in the order of their first isoforms, as the problems are told.
   for (let i = 0; i < t.count; i++) {
     const k = t.isoformGene[i];
-    if (!k || t.geneIsoforms[t.geneStarts[k - 1]] !== i + 1) continue;
+    if (!k || listMembers(t.genes, k - 1)[0] !== i + 1) continue;
     const isoforms = isoformsOf(t, i);
     const referenced = isoforms.filter(inHog);
     if (referenced.length > 1) {

@@ -39,7 +39,8 @@ import { mostCommonDescription } from "../derive/descriptions.js";
 import { entryIdPairs } from "../derive/entry-ids.js";
 import { familyGoRow } from "../derive/family-go.js";
 import { countGenes, genomeDetail } from "../derive/genomes.js";
-import { groupMembers, groupsByFingerprint, type GroupTable } from "../derive/groups.js";
+import { groupsByFingerprint } from "../derive/groups.js";
+import { listMembers, type EntryLists } from "../derive/entry-lists.js";
 import { ownHogId, type FamilyPlaces, type HogFamilies } from "../derive/hog-families.js";
 import { familiesOf, familyAt, familyMembers, familyOfHogId, hogIdFamilies, type FamilyTable } from "../derive/family-table.js";
 import { hogNodes, nodeCount } from "../derive/hog-columns.js";
@@ -74,7 +75,7 @@ export interface ReleaseBuild extends HogFamilies, FamilyPlaces {
   proteins: ProteinTable;
   /** Written while the cDNA was read. */
   sequences: TableRef<SequenceRow>;
-  groups: GroupTable;
+  groups: EntryLists;
   fingerprints: string[];
   /** Per entry - 1: group number (0 = none). */
   group: Int32Array;
@@ -294,8 +295,8 @@ export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, re
   const groups = writeTable<GroupRow>(packs, b.groups.count, LAYOUT.groupsChunkBytes, (g) => ({
     nr: g + 1,
     fingerprint: b.fingerprints[g],
-    description: mostCommonDescription(p, groupMembers(b.groups, g)),
-    members: Array.from(groupMembers(b.groups, g), summary),
+    description: mostCommonDescription(p, listMembers(b.groups, g)),
+    members: Array.from(listMembers(b.groups, g), summary),
     closeGroups: closeGroupsOf(related.closeGroups, g + 1),
   }));
   const familyDescriptions = familyDescriptionsOf(b);

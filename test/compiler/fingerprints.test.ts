@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../seeded-random.js";
 import { fingerprintGroups } from "../../release-compiler/derive/fingerprints.js";
-import { groupTable } from "../../release-compiler/derive/groups.js";
+import { entryLists } from "../../release-compiler/derive/entry-lists.js";
 
 // Small inputs run on worker threads all the same (workers.ts threadsAlways): the threads are what these tests compare.
 process.env.ORTH_THREADS_ALWAYS = "1";
@@ -54,7 +54,7 @@ function byDefinition(groups: number[][], sequences: string[]): string[] {
 describe("group fingerprints", () => {
   it.each([1, 2])("are those of the definition, with %i job(s)", async (jobs) => {
     const { sequences, groups } = related(300, 5);
-    const found = await fingerprintGroups(groupTable(groups), (e) => sequences[e - 1], sequences.length, jobs);
+    const found = await fingerprintGroups(entryLists(groups), (e) => sequences[e - 1], sequences.length, jobs);
     const expected = byDefinition(groups, sequences);
     expect(found).toEqual(expected);
     // The families were drawn so that every outcome occurs: unique peptides, shared ones, none.
