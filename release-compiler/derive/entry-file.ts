@@ -1,8 +1,11 @@
 /**
  * Records by entry number in a file of the derive task's folder, not in the heap: what grows
  * with the proteins and is read by entry, in order or one at a time, by the tasks that need it
- * (the sequences: sequence-file.ts; the annotations: annotation-file.ts). Entry e's record is
- * bytes `starts[e - 1] .. starts[e]` of the file; an entry may have an empty record.
+ * (the sequences: sequence-file.ts; the exons; the annotations: annotation-file.ts). Entry e's
+ * record is bytes `starts[e - 1] .. starts[e]` of the file; an entry may have an empty record.
+ * The offsets are in a file beside it (`name` + STARTS_SUFFIX: count + 1 Float64s, little-endian),
+ * read a window at a time like the records: in the heap they were 8 bytes a protein in each of
+ * derive's three files and in every task that opened one (24 MiB at a million proteins, 480 at 20 M).
  *
  * Hand-written rather than a key-value store: the keys are the entry numbers 1..N in order, so
  * an array of offsets is the whole index, and the OS page cache keeps what is read often.
@@ -12,13 +15,22 @@ import { join } from "node:path";
 import { unpack } from "msgpackr";
 import { bufferedWriter } from "../files.js";
 
-/** Where the records are: entry e's are bytes `starts[e - 1] .. starts[e]` of the file `name`. */
+/** The offsets' file of records file `name`. */
+export const STARTS_SUFFIX = ".starts";
+
+/** Bytes of an offset (Float64: a release's sequences pass 4 GB at ~10 M proteins). */
+const OFFSET_BYTES = 8;
+
+/** Where the records are: the file `name` and its offsets' file, `count` entries, `bytes` bytes of records. */
 export interface EntryFile {
   /** Its name in the folder it was written to (the derive task's). */
   name: string;
-  /** count + 1 offsets (Float64: a release's sequences pass 4 GB at ~10 M proteins). */
-  starts: Float64Array;
+  count: number;
+  bytes: number;
 }
+
+/** The files of records file `name`: it and its offsets. */
+export const entryFileNames = (name: string): string[] => [name, name + STARTS_SUFFIX];
 
 /** Bytes read at once when entries are read in order; and written at once. */
 const WINDOW = 1 << 20;
@@ -26,25 +38,67 @@ const WINDOW = 1 << 20;
 /** Writes records to `folder/name` in entry order: `append` them, then `finish`. */
 export function entryFileWriter(folder: string, name: string) {
   const fd = openSync(join(folder, name), "w");
-  const starts = [0];
-  let end = 0;
+  const startsFd = openSync(join(folder, name + STARTS_SUFFIX), "w");
   const out = bufferedWriter(fd, WINDOW);
+  const startsOut = bufferedWriter(startsFd, WINDOW);
+  const offset = Buffer.alloc(OFFSET_BYTES);
+  let count = 0;
+  let end = 0;
+  const putStart = (at: number) => {
+    offset.writeDoubleLE(at);
+    startsOut.write(offset);
+  };
+  putStart(0);
+  const close = () => {
+    closeSync(fd);
+    closeSync(startsFd);
+  };
   return {
     /** The next entries' records, one after the other in `bytes`, `lengths` long. */
     append(bytes: Uint8Array, lengths: ArrayLike<number>): void {
-      for (let k = 0; k < lengths.length; k++) starts.push((end += lengths[k]));
+      for (let k = 0; k < lengths.length; k++) putStart((end += lengths[k]));
+      count += lengths.length;
       out.write(bytes);
     },
     finish(): EntryFile {
       try {
         out.flush();
+        startsOut.flush();
       } finally {
-        closeSync(fd);
+        close();
       }
-      return { name, starts: Float64Array.from(starts) };
+      return { name, count, bytes: end };
     },
-    /** Closes the file unfinished (a failed read). */
-    abandon: () => closeSync(fd),
+    /** Closes the files unfinished (a failed read). */
+    abandon: close,
+  };
+}
+
+/** A file read through a window of WINDOW bytes: ahead when read in order, just what is asked otherwise. */
+function windowedFile(path: string, size: number, what: string) {
+  const fd = openSync(path, "r");
+  let buffer = Buffer.alloc(WINDOW);
+  // Bytes of the file in `buffer`: [windowStart, windowEnd).
+  let windowStart = 0;
+  let windowEnd = 0;
+  return {
+    /** Bytes `start .. end` of the file, a view valid until the next call; `ahead`: fill the window past them. */
+    bytes(start: number, end: number, ahead: boolean): Buffer {
+      if (start < windowStart || end > windowEnd) {
+        const want = ahead ? Math.max(end - start, Math.min(WINDOW, size - start)) : end - start;
+        if (buffer.length < want) buffer = Buffer.alloc(want);
+        let read = 0;
+        while (read < want) {
+          const n = readSync(fd, buffer, read, want - read, start + read);
+          if (n === 0) throw new Error(`${path}: ends at byte ${start + read}, before the ${what} it holds`);
+          read += n;
+        }
+        windowStart = start;
+        windowEnd = start + want;
+      }
+      return buffer.subarray(start - windowStart, end - windowStart);
+    },
+    close: () => closeSync(fd),
   };
 }
 
@@ -53,46 +107,35 @@ export function entryFileWriter(folder: string, name: string) {
  * when done. A file whose size is not what `file` says is refused: its work folder is damaged.
  */
 export function openEntryFile(file: EntryFile, folder: string, what: string) {
-  const path = join(folder, file.name);
-  const { starts } = file;
-  const count = starts.length - 1;
-  const fd = openSync(path, "r");
-  const size = fstatSync(fd).size;
-  if (size !== starts[count]) {
+  const { count } = file;
+  const sizes = [file.bytes, (count + 1) * OFFSET_BYTES];
+  const [path, startsPath] = entryFileNames(file.name).map((name) => join(folder, name));
+  [path, startsPath].forEach((p, k) => {
+    const fd = openSync(p, "r");
+    const size = fstatSync(fd).size;
     closeSync(fd);
-    throw new Error(`${path}: ${size} bytes where the derived release's ${what} take ${starts[count]}; its work folder is damaged (compile again without --work, or remove it)`);
-  }
-  let buffer = Buffer.alloc(WINDOW);
-  // Bytes of the file in `buffer`: [windowStart, windowEnd).
-  let windowStart = 0;
-  let windowEnd = 0;
+    if (size !== sizes[k]) throw new Error(`${p}: ${size} bytes where the derived release's ${what} take ${sizes[k]}; its work folder is damaged (compile again without --work, or remove it)`);
+  });
+  const records = windowedFile(path, file.bytes, what);
+  const starts = windowedFile(startsPath, sizes[1], `offsets of the ${what}`);
   let last = -1;
-  const fill = (from: number, bytes: number) => {
-    if (buffer.length < bytes) buffer = Buffer.alloc(bytes);
-    let read = 0;
-    while (read < bytes) {
-      const n = readSync(fd, buffer, read, bytes - read, from + read);
-      if (n === 0) throw new Error(`${path}: ends at byte ${from + read}, before the ${what} it holds`);
-      read += n;
-    }
-    windowStart = from;
-    windowEnd = from + bytes;
-  };
   return {
     count,
     /** Entry `entry`'s record (1-based): a view of the reader's buffer, valid until the next call. */
     bytes(entry: number): Buffer {
       if (!(entry >= 1 && entry <= count)) throw new RangeError(`entry ${entry} is not among the ${what} (entries 1..${count})`);
-      const start = starts[entry - 1];
-      const end = starts[entry];
-      if (start < windowStart || end > windowEnd) {
-        // In order, read ahead a window; out of order, just this record.
-        fill(start, entry === last + 1 ? Math.max(end - start, Math.min(WINDOW, size - start)) : end - start);
-      }
+      // In order, read ahead a window; out of order, just this record.
+      const inOrder = entry === last + 1;
+      const span = starts.bytes((entry - 1) * OFFSET_BYTES, (entry + 1) * OFFSET_BYTES, inOrder);
+      const start = span.readDoubleLE(0);
+      const end = span.readDoubleLE(OFFSET_BYTES);
       last = entry;
-      return buffer.subarray(start - windowStart, end - windowStart);
+      return records.bytes(start, end, inOrder);
     },
-    close: () => closeSync(fd),
+    close() {
+      records.close();
+      starts.close();
+    },
   };
 }
 

@@ -5,14 +5,14 @@
  * files interleave; the table a task restores from the snapshot reads them from the file, and a
  * damaged file is refused with its path.
  */
-import { existsSync, mkdtempSync, truncateSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pack } from "msgpackr";
 import { describe, expect, it } from "vitest";
 import { ANNOTATION_FILE, annotationSpill, type Domain, type GoAnnotation } from "../../release-compiler/derive/annotation-file.js";
 import { restoreAnnotations, type AnnotationData } from "../../release-compiler/derive/annotations.js";
-import { openEntryFile } from "../../release-compiler/derive/entry-file.js";
+import { openEntryFile, STARTS_SUFFIX } from "../../release-compiler/derive/entry-file.js";
 import { loadSnapshot, saveSnapshot } from "../../release-compiler/snapshot.js";
 import type { AnnotationRow } from "../../release-format/format.js";
 import { tempDir } from "./readers/tmp.js";
@@ -122,7 +122,8 @@ describe("the annotations' file", () => {
   it("of proteins without annotations holds empty rows", async () => {
     const { folder, file, goSeen } = await written(3, [], 2 ** 20);
     expect(goSeen).toEqual([]);
-    expect(file.starts).toEqual(new Float64Array(4));
+    expect(file).toMatchObject({ count: 3, bytes: 0 });
+    expect(new Float64Array(new Uint8Array(readFileSync(join(folder, ANNOTATION_FILE + STARTS_SUFFIX))).buffer)).toEqual(new Float64Array(4));
     const table = restoreAnnotations({ count: 3, file, goTerms: new Map() }, folder);
     expect([0, 1, 2].map((i) => table.rowAt(i))).toEqual([0, 1, 2].map(() => ({ xrefs: [], go: [], domains: [] })));
     table.close();
@@ -132,7 +133,7 @@ describe("the annotations' file", () => {
     const added = annotations(500, 2, 3);
     const { folder, file } = await written(500, added, 2 ** 20);
     const path = join(folder, ANNOTATION_FILE);
-    const size = file.starts[500];
+    const size = file.bytes;
     truncateSync(path, size - 1);
     const table = restoreAnnotations({ count: 500, file, goTerms: new Map() }, folder);
     expect(() => table.rowAt(0)).toThrow(`${path}: ${size - 1} bytes where the derived release's annotations take ${size}; its work folder is damaged`);

@@ -3,20 +3,21 @@
  * what is appended genome by genome comes back by entry, in any order, and in slices; a file
  * that does not hold what the derived release says is refused with its path, never read short.
  */
-import { truncateSync, writeFileSync } from "node:fs";
+import { rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { STARTS_SUFFIX } from "../../release-compiler/derive/entry-file.js";
 import { openSequences, SEQUENCE_FILE, sequenceFileWriter } from "../../release-compiler/derive/sequence-file.js";
 import { tempDir } from "./readers/tmp.js";
 
 const LETTERS = "ACDEFGHIKLMNPQRSTVWYX*";
 
-/** Genomes of random sequences (seeded): some empty, one sequence past the reader's 1 MiB window, one genome with none. */
+/** Genomes of random sequences (seeded): some empty, one sequence past the reader's 1 MiB window, one genome with none; offsets past a window too (150,000 entries, 1.2 MB). */
 function genomes(): string[][] {
   let seed = 11;
   const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   const sequence = (length: number) => Array.from({ length }, () => LETTERS[Math.floor(random() * LETTERS.length)]).join("");
-  const out = Array.from({ length: 6 }, () => Array.from({ length: 15_000 }, () => sequence(Math.floor(random() * 120))));
+  const out = Array.from({ length: 6 }, () => Array.from({ length: 30_000 }, () => sequence(Math.floor(random() * 120))));
   out[2] = [];
   out[4][7] = sequence(1_500_000);
   return out;
@@ -34,7 +35,8 @@ describe("the sequence file", () => {
     const dir = tempDir();
     const { file, all } = written(dir);
     expect(file.name).toBe(SEQUENCE_FILE);
-    expect(file.starts.length).toBe(all.length + 1);
+    expect(file.count).toBe(all.length);
+    expect(file.bytes).toBe(all.join("").length);
     const reader = openSequences(file, dir);
     try {
       expect(reader.count).toBe(all.length);
@@ -54,7 +56,7 @@ describe("the sequence file", () => {
       expect(reader.get(long)).toBe(all[long - 1]);
       for (const pass of [1, 2]) {
         const slices = [...reader.slices()];
-        expect(slices.map((s) => s.length)).toEqual([65_536, all.length - 65_536]);
+        expect(slices.map((s) => s.length)).toEqual([65_536, 65_536, all.length - 2 * 65_536]);
         expect(slices.flat(), `pass ${pass}`).toEqual(all);
       }
       expect(() => reader.get(0)).toThrow(RangeError);
@@ -78,11 +80,22 @@ describe("the sequence file", () => {
     const dir = tempDir();
     const { file } = written(dir);
     const path = join(dir, SEQUENCE_FILE);
-    const size = file.starts[file.starts.length - 1];
+    const size = file.bytes;
     truncateSync(path, size - 1);
     expect(() => openSequences(file, dir)).toThrow(`${path}: ${size - 1} bytes where the derived release's sequences take ${size}; its work folder is damaged`);
     writeFileSync(path, "M".repeat(size + 1));
     expect(() => openSequences(file, dir)).toThrow(`${path}: ${size + 1} bytes`);
     expect(() => openSequences(file, join(dir, "elsewhere"))).toThrow(/ENOENT/);
+  });
+
+  it("whose offsets' file is cut short or missing is refused with its path", () => {
+    const dir = tempDir();
+    const { file } = written(dir);
+    const path = join(dir, SEQUENCE_FILE + STARTS_SUFFIX);
+    const size = (file.count + 1) * 8;
+    truncateSync(path, size - 8);
+    expect(() => openSequences(file, dir)).toThrow(`${path}: ${size - 8} bytes where the derived release's sequences take ${size}; its work folder is damaged`);
+    rmSync(path);
+    expect(() => openSequences(file, dir)).toThrow(/ENOENT/);
   });
 });
