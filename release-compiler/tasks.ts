@@ -24,7 +24,7 @@ import { fileURLToPath } from "node:url";
 import type { Manifest } from "../release-format/format.js";
 import type { ReleaseConfig } from "./config.js";
 import { ANNOTATION_FILE } from "./derive/annotation-file.js";
-import { EXON_FILE } from "./derive/proteins.js";
+import { EXON_FILE, LOCUS_FILES, MD5_FILE } from "./derive/proteins.js";
 import { SEQUENCE_FILE } from "./derive/sequence-file.js";
 import { entryFileNames } from "./derive/entry-file.js";
 import { oneRangeBytes } from "./write/sequence-index.js";
@@ -139,12 +139,13 @@ export type DerivedCounts = Manifest["counts"] & { kmerWindows: number };
 
 /**
  * The files of the derived release whose size is its scale: its snapshot, and its sequences,
- * exons and annotations with their offsets, which were fields of the snapshot when the fits
- * below were measured and now lie beside it (derive/entry-file.ts), read by the tasks that need them.
+ * exons and annotations with their offsets, MD5s and loci, which were fields of the snapshot
+ * when the fits below were measured and now lie beside it (derive/entry-file.ts,
+ * derive/column-file.ts), read by the tasks that need them.
  */
 export const derivedFiles = (ledger: TaskLedger): string[] => [
   ledger.output("derive"),
-  ...[SEQUENCE_FILE, EXON_FILE, ANNOTATION_FILE].flatMap(entryFileNames).map((file) => join(ledger.folder("derive"), file)),
+  ...[...[SEQUENCE_FILE, EXON_FILE, ANNOTATION_FILE].flatMap(entryFileNames), MD5_FILE, ...Object.values(LOCUS_FILES)].map((file) => join(ledger.folder("derive"), file)),
 ];
 
 /** The scale of a finished derive: the size of its output, and the genomes and k-mer windows its counts name. */

@@ -11,6 +11,7 @@ import { ownString } from "./strings.js";
 import { GrowingInts } from "../write/growing.js";
 import { EntryListsBuilder, entryLists, listMembers, type EntryLists } from "./entry-lists.js";
 import { sequenceFileWriter, type SequenceFile } from "./sequence-file.js";
+import { columnFileWriter, loadColumn, type ColumnFile } from "./column-file.js";
 import { entryFileWriter, openPackedFile, type EntryFile } from "./entry-file.js";
 
 /** The exons' file in the derive task's folder (entry-file.ts): each protein's flat exons, msgpack, empty when it has none. */
@@ -41,8 +42,11 @@ export interface ProteinTable {
   sequenceFile: SequenceFile;
   /** Each sequence's length: what the tables that summarize proteins need of it. */
   length: Int32Array;
-  /** Each sequence's MD5, MD5_BYTES a protein (md5Of): 55 MiB of heap at a million proteins as hex strings, 16 MiB so. */
-  md5: Uint8Array;
+  /**
+   * Each sequence's MD5, MD5_BYTES a protein, in a file of the derive task's folder (loadMd5s,
+   * md5Of): 55 MiB of heap at a million proteins as hex strings, 16 MiB as bytes.
+   */
+  md5: ColumnFile<"Uint8Array">;
   /**
    * Each protein's description as its number in `descriptions` (descriptionOf): texts repeat
    * (a family's copies, "Uncharacterized protein"), and at a million proteins 57,700 distinct
@@ -55,8 +59,8 @@ export interface ProteinTable {
   chromosome: Int32Array;
   /** The chromosomes the GFF files name, in the order first met, after "" (unknown). */
   chromosomes: string[];
-  /** Each protein's locus (locusOf), all 0 where unknown. */
-  loci: LocusColumns;
+  /** Each protein's locus, all 0 where unknown, in files of the derive task's folder (loadLoci, locusOf). */
+  loci: LocusFiles;
   /**
    * CDS segments, flat (start, end, start, end, …: see exonPairs), in a file of the derive
    * task's folder (readLoci): 179 MiB of heap at a million proteins as an array per protein.
@@ -86,13 +90,62 @@ export interface LocusColumns {
   strand: Int8Array;
 }
 
+/** The loci's columns in files of the derive task's folder (column-file.ts). */
+export interface LocusFiles {
+  start: ColumnFile<"Float64Array">;
+  end: ColumnFile<"Float64Array">;
+  strand: ColumnFile<"Int8Array">;
+}
+
+/** The loci's files' names in the derive task's folder. */
+export const LOCUS_FILES = { start: "locus-starts.bin", end: "locus-ends.bin", strand: "locus-strands.bin" } as const;
+/** The MD5s' file's name there. */
+export const MD5_FILE = "md5s.bin";
+
 const MD5_BYTES = 16;
 
-/** Protein `i`'s (entry − 1) sequence MD5, in hex as the protein record writes it. */
-export const md5Of = ({ md5 }: Pick<ProteinTable, "md5">, i: number): string => Buffer.from(md5.buffer, md5.byteOffset + i * MD5_BYTES, MD5_BYTES).toString("hex");
+/** The loci, read from their files in the derive task's folder `folder`. */
+export const loadLoci = (files: LocusFiles, folder: string): LocusColumns => ({
+  start: loadColumn(files.start, folder, "locus starts"),
+  end: loadColumn(files.end, folder, "locus ends"),
+  strand: loadColumn(files.strand, folder, "locus strands"),
+});
 
-/** Protein `i`'s (entry − 1) locus, as the protein record writes it. */
-export const locusOf = ({ loci }: Pick<ProteinTable, "loci">, i: number): Locus => [loci.start[i], loci.end[i], loci.strand[i]];
+/** The MD5s, read from their file in the derive task's folder `folder`. */
+export const loadMd5s = (file: ColumnFile<"Uint8Array">, folder: string): Uint8Array => loadColumn(file, folder, "sequence MD5s");
+
+/** Protein `i`'s (entry − 1) sequence MD5 (of loadMd5s), in hex as the protein record writes it. */
+export const md5Of = (md5: Uint8Array, i: number): string => Buffer.from(md5.buffer, md5.byteOffset + i * MD5_BYTES, MD5_BYTES).toString("hex");
+
+/** Protein `i`'s (entry − 1) locus (of loadLoci), as the protein record writes it. */
+export const locusOf = (loci: LocusColumns, i: number): Locus => [loci.start[i], loci.end[i], loci.strand[i]];
+
+/** Writes the loci's files, genome by genome: `append` each genome's columns, then `finish`. */
+function locusFilesWriter(folder: string) {
+  const start = columnFileWriter(folder, LOCUS_FILES.start, "Float64Array");
+  const end = columnFileWriter(folder, LOCUS_FILES.end, "Float64Array");
+  const strand = columnFileWriter(folder, LOCUS_FILES.strand, "Int8Array");
+  return {
+    append(loci: LocusColumns): void {
+      start.append(loci.start);
+      end.append(loci.end);
+      strand.append(loci.strand);
+    },
+    /** `n` unknown loci, a block at a time. */
+    appendUnknown(n: number): void {
+      for (let done = 0; done < n; done += UNKNOWN_BLOCK) this.append(noLoci(Math.min(UNKNOWN_BLOCK, n - done)));
+    },
+    finish: (): LocusFiles => ({ start: start.finish(), end: end.finish(), strand: strand.finish() }),
+    abandon(): void {
+      for (const w of [start, end, strand]) w.abandon();
+    },
+  };
+}
+
+const UNKNOWN_BLOCK = 1 << 16;
+
+/** `n` unknown loci. */
+const noLoci = (n: number): LocusColumns => ({ start: new Float64Array(n), end: new Float64Array(n), strand: new Int8Array(n) });
 
 /** Protein `i`'s (entry − 1) chromosome, "" where unknown. */
 export const chromosomeOf = (t: Pick<ProteinTable, "chromosome" | "chromosomes">, i: number): string => t.chromosomes[t.chromosome[i]];
@@ -145,8 +198,8 @@ export async function readProteomes(
   const genome = new GrowingInts();
   const indexInGenome = new GrowingInts();
   const length = new GrowingInts();
-  // Each genome's kept proteins' MD5s, put together at the end.
-  const digests: Buffer[] = [];
+  // Each genome's kept proteins' MD5s, written as each genome is read.
+  const md5s = columnFileWriter(options.sequenceFolder, MD5_FILE, "Uint8Array");
   // Header line of each entry, for "used twice" problems (its file follows from its genome).
   const headerLine: number[] = [];
   const proteomeOf = (s: SpeciesInfoRow) => s.proteomePath ?? speciesFile(folder, s.code, ".fa");
@@ -186,23 +239,25 @@ export async function readProteomes(
     }
     reportRead(read, problems, Infinity, reported);
     sequences.append(kept);
-    digests.push(md5.subarray(0, n * MD5_BYTES));
+    md5s.append(md5.subarray(0, n * MD5_BYTES));
     t.genomeSize.push(n);
     if (n > 99_999) problems.report(file, 0, `${s.code} has ${n} proteins; orthids allow at most 99999 per genome`);
   });
   await reading.catch((error: unknown) => {
     sequences.finish();
+    md5s.abandon();
     throw error;
   });
   const sequenceFile = sequences.finish();
   // No loci nor exons until the loci are read (readLoci).
   const exons = entryFileWriter(options.sequenceFolder, EXON_FILE);
   exons.append(new Uint8Array(0), new Int32Array(t.count));
-  const loci = { start: new Float64Array(t.count), end: new Float64Array(t.count), strand: new Int8Array(t.count) };
+  const loci = locusFilesWriter(options.sequenceFolder);
+  loci.appendUnknown(t.count);
   return {
     ...t, genome: genome.done(), indexInGenome: indexInGenome.done(), length: length.done(), description: description.done(), isMain: new Uint8Array(t.count).fill(1),
     chromosome: new Int32Array(t.count), chromosomes: [""], isoformGene: new Int32Array(t.count), genes: entryLists([]),
-    md5: new Uint8Array(Buffer.concat(digests)), loci, sequenceFile, exonFile: exons.finish(),
+    md5: md5s.finish(), loci: loci.finish(), sequenceFile, exonFile: exons.finish(),
   };
 }
 
@@ -239,14 +294,16 @@ export async function readLoci(t: ProteinTable, species: SpeciesInfoRow[], folde
   const chromosomes = new Map(t.chromosomes.map((name, k) => [name, k]));
   const tasks = species.map((s): GenomeFileTask => ({ kind: "loci", file: speciesFile(folder, s.code, ".gff") }));
   const exons = entryFileWriter(exonFolder, EXON_FILE);
+  const lociOut = locusFilesWriter(exonFolder);
   try {
     await readGenomeFiles<LociRead>(tasks, jobs, (read, g) => {
       reportRead(read, problems, Infinity);
       const s = species[g];
       const file = speciesFile(folder, s.code, ".gff");
       const first = t.genomeFirstEntry[g];
-      // The genome's proteins' exons, encoded: empty for a protein without.
+      // The genome's proteins' exons, encoded: empty for a protein without; and their loci.
       const records: Uint8Array[] = new Array<Uint8Array>(t.genomeSize[g]).fill(NO_EXONS);
+      const loci = noLoci(t.genomeSize[g]);
       for (const [id, locus] of read.loci) {
         const entry = t.inputIds.numberOf(id);
         if (entry === undefined) continue;
@@ -257,18 +314,21 @@ export async function readLoci(t: ProteinTable, species: SpeciesInfoRow[], folde
         let chromosome = chromosomes.get(locus.chromosome);
         if (chromosome === undefined) chromosomes.set(locus.chromosome, (chromosome = t.chromosomes.push(ownString(locus.chromosome)) - 1));
         t.chromosome[entry - 1] = chromosome;
-        t.loci.start[entry - 1] = locus.start;
-        t.loci.end[entry - 1] = locus.end;
-        t.loci.strand[entry - 1] = locus.strand;
+        loci.start[entry - first] = locus.start;
+        loci.end[entry - first] = locus.end;
+        loci.strand[entry - first] = locus.strand;
         if (locus.exons.length) records[entry - first] = pack(locus.exons.flat());
       }
       exons.append(Buffer.concat(records), records.map((r) => r.length));
+      lociOut.append(loci);
     });
   } catch (error) {
     exons.abandon();
+    lociOut.abandon();
     throw error;
   }
   t.exonFile = exons.finish();
+  t.loci = lociOut.finish();
 }
 
 const NO_EXONS = new Uint8Array(0);

@@ -51,7 +51,7 @@ import { isPrefixId } from "../../release-format/hog-tree.js";
 import { rowChunkCovering, rowChunkIndex } from "../../release-format/directory.js";
 import { hogListRows } from "../derive/hog-list.js";
 import { similarProfiles } from "../derive/profiles.js";
-import { canonicalIdOf, chromosomeOf, descriptionOf, isoformsOf, exonPairs, locusOf, md5Of, openExons, type ProteinTable } from "../derive/proteins.js";
+import { canonicalIdOf, chromosomeOf, descriptionOf, isoformsOf, exonPairs, loadLoci, loadMd5s, locusOf, md5Of, openExons, type ProteinTable } from "../derive/proteins.js";
 import { openSequences } from "../derive/sequence-file.js";
 import { readRelations, relationColumns, RELATIONS_TABLE, type StoredRelations } from "../derive/relations.js";
 import { genesSharingFamilies } from "../derive/shared-families.js";
@@ -179,19 +179,24 @@ export function putRelationsTogether({ b, packs, stage }: WriteContext, parts: R
 
 export const PUT_RELATIONS_TOGETHER = "put the relations and pairs together";
 
-const summaryOf = (b: ReleaseBuild) => (entry: number): ProteinSummary => {
+/** Each protein's summary, as rows that name proteins hold it; its MD5s and loci read from the derive task's folder `derived` first. */
+const summaryOf = (b: ReleaseBuild, derived: string) => {
   const p = b.proteins;
-  const i = entry - 1;
-  return {
-    entry,
-    canonicalId: canonicalIdOf(p, i),
-    md5: md5Of(p, i),
-    length: p.length[i],
-    group: b.group[i],
-    hog: ownHogId(b, i),
-    chromosome: chromosomeOf(p, i),
-    locus: locusOf(p, i),
-    isMain: p.isMain[i] === 1,
+  const md5s = loadMd5s(p.md5, derived);
+  const loci = loadLoci(p.loci, derived);
+  return (entry: number): ProteinSummary => {
+    const i = entry - 1;
+    return {
+      entry,
+      canonicalId: canonicalIdOf(p, i),
+      md5: md5Of(md5s, i),
+      length: p.length[i],
+      group: b.group[i],
+      hog: ownHogId(b, i),
+      chromosome: chromosomeOf(p, i),
+      locus: locusOf(loci, i),
+      isMain: p.isMain[i] === 1,
+    };
   };
 };
 
@@ -234,7 +239,7 @@ export async function writeProteinTables(
   annotationTables: { annotations: TableRef<AnnotationRow> },
 ) {
   const p = b.proteins;
-  const summary = summaryOf(b);
+  const summary = summaryOf(b, derived);
   const beside = besideOf({
     sequences: await chunkList(b.sequences.tree, readChunk),
     annotations: await chunkList(annotationTables.annotations.tree, readChunk),
@@ -291,7 +296,7 @@ function familyRow(f: FamilyBuild, description: string, firstMember: number, mem
 export function writeFamilyTables({ b, packs, stage, derived }: WriteContext, related: RelationTables) {
   const p = b.proteins;
   const genomeOf = (e: number) => p.genome[e - 1];
-  const summary = summaryOf(b);
+  const summary = summaryOf(b, derived);
   const groups = writeTable<GroupRow>(packs, b.groups.count, LAYOUT.groupsChunkBytes, (g) => ({
     nr: g + 1,
     fingerprint: b.fingerprints[g],

@@ -15,7 +15,10 @@ import {
   descriptionOf,
   isoformsOf,
   locusOf,
+  loadLoci,
+  loadMd5s,
   md5Of,
+  MD5_FILE,
   openExons,
   readCdnaByGenome,
   readIsoforms,
@@ -76,11 +79,14 @@ async function readAll(jobs: number) {
     return all;
   };
   const noExons = exonsOf();
+  const noLoci = loadLoci(t.loci, dir);
   await readLoci(t, rows, join(dir, "g"), problems, jobs, dir);
   const exons = exonsOf();
+  const loci = loadLoci(t.loci, dir);
+  const md5s = loadMd5s(t.md5, dir);
   // Paths named relative to the inputs' folder, so that runs in different folders compare.
   const relative = (list: Problems["list"]) => list.map((p) => `${p.file.slice(dir.length + 1)}:${p.line}: ${p.message.replaceAll(dir + "/", "")}`);
-  return { t, sequences, cdna, noExons, exons, problems: relative(problems.list), warnings: relative(problems.warnings) };
+  return { t, sequences, cdna, noExons, exons, noLoci, loci, md5s, problems: relative(problems.list), warnings: relative(problems.warnings) };
 }
 
 describe("genome files read on worker threads", () => {
@@ -116,12 +122,16 @@ describe("genome files read on worker threads", () => {
       ["Uint8Array", 1, 1, 1, 1, 1, 1, 1, 1, 1],
     ]);
     // Their MD5s, 16 bytes each, those of the proteins left out (used twice) among none.
-    expect(one.t.md5.length).toBe(16 * one.t.count);
-    expect(one.sequences.map((_, i) => md5Of(one.t, i))).toEqual(one.sequences.map((s) => createHash("md5").update(s).digest("hex")));
+    expect(one.md5s.length).toBe(16 * one.t.count);
+    expect(one.t.md5).toEqual({ name: MD5_FILE, type: "Uint8Array", length: 16 * one.t.count });
+    expect(one.sequences.map((_, i) => md5Of(one.md5s, i))).toEqual(one.sequences.map((s) => createHash("md5").update(s).digest("hex")));
     expect(one.cdna).toEqual([["ACGT", "AAAA", "", ""], ["", "ACGU", ""], [], ["", "NNNN"]]);
-    expect(locusOf(one.t, 0)).toEqual([10, 20, 1]);
-    expect(locusOf(one.t, 1)).toEqual([0, 0, 0]); // none in its GFF
-    expect(locusOf(one.t, 8)).toEqual([3_000_000_001, 3_000_000_012, 1]); // past 2^31
+    // Loci in their files: unknown (0) for every protein until the GFF files are read.
+    expect(Array.from({ length: one.t.count }, (_, i) => locusOf(one.noLoci, i))).toEqual(Array.from({ length: 9 }, () => [0, 0, 0]));
+    expect(locusOf(one.loci, 0)).toEqual([10, 20, 1]);
+    expect(locusOf(one.loci, 1)).toEqual([0, 0, 0]); // none in its GFF
+    expect(locusOf(one.loci, 8)).toEqual([3_000_000_001, 3_000_000_012, 1]); // past 2^31
+    expect(Object.values(one.t.loci).map((f) => f.length)).toEqual([9, 9, 9]);
     expect(chromosomeOf(one.t, 8)).toBe("chrX");
     expect(one.t.chromosomes[one.t.chromosome[8]]).toBe("chrX");
     expect(chromosomeOf(one.t, 2)).toBe("");
@@ -139,6 +149,8 @@ describe("genome files read on worker threads", () => {
       expect(other.cdna).toEqual(one.cdna);
       expect(other.sequences).toEqual(one.sequences);
       expect(other.exons).toEqual(one.exons);
+      expect(other.loci).toEqual(one.loci);
+      expect(other.md5s).toEqual(one.md5s);
       const { inputIds, ...rest } = other.t;
       const { inputIds: firstIds, ...firstRest } = one.t;
       expect(rest).toEqual(firstRest);

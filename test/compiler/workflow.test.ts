@@ -116,10 +116,10 @@ describe("npm run compile -- --task", () => {
     for (const name of TASK_NAMES) expect(plan.tasks[name].done).toMatch(new RegExp(`^${join(dir, "work", "done", name)}-[0-9a-f]{24}$`));
     // What each job asks for: the budget for derive (it runs alone), the others their expected resident set over the derived release.
     expect(plan.memory).toBe(3 * 2 ** 30);
-    // The derived release's files, whose size the tasks' memory grows with: its snapshot, its sequences, exons and annotations, each with its offsets.
-    expect(plan.derived).toHaveLength(7);
+    // The derived release's files, whose size the tasks' memory grows with: its snapshot, its sequences, exons and annotations, each with its offsets, its MD5s and loci.
+    expect(plan.derived).toHaveLength(11);
     expect(plan.derived[0]).toMatch(new RegExp(`^${join(dir, "work", "tasks", "derive")}-[0-9a-f]{24}/output\\.v8$`));
-    expect(plan.derived.slice(1)).toEqual(["sequences.bin", "sequences.bin.starts", "exons.bin", "exons.bin.starts", "annotations.bin", "annotations.bin.starts"].map((file) => join(plan.derived[0], "..", file)));
+    expect(plan.derived.slice(1)).toEqual(["sequences.bin", "sequences.bin.starts", "exons.bin", "exons.bin.starts", "annotations.bin", "annotations.bin.starts", "md5s.bin", "locus-starts.bin", "locus-ends.bin", "locus-strands.bin"].map((file) => join(plan.derived[0], "..", file)));
     expect(plan.counts).toBe(join(plan.derived[0], "..", "counts.json"));
     expect(plan.tasks.derive.memory).toBeNull();
     for (const name of TASK_NAMES.filter((n) => n !== "derive")) {
