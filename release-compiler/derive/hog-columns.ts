@@ -10,19 +10,21 @@
  * the family's nodes as objects (`hogNodes`, built afresh and dropped with the family's work)
  * for the release format's tree queries, which the worker shares.
  */
-import { SPECIATION, type HogNode } from "../../release-format/format.js";
+import { DUPLICATION, SPECIATION, type HogNode } from "../../release-format/format.js";
 
-/** Ints a node takes in `HogTree.nodes`, and where each field is. */
-export const NODE_FIELDS = 6;
-const KIND = 0;
-const PARENT = 1;
-const LO = 2;
-const HI = 3;
-const LEVEL = 4;
-const ID = 5;
+/**
+ * Ints a node takes in `HogTree.nodes`, and where each field is. A node's kind is not one: a
+ * speciation has a HOG id and a duplication none (ID -1), so it follows (nodeKind).
+ */
+export const NODE_FIELDS = 5;
+const PARENT = 0;
+const LO = 1;
+const HI = 2;
+const LEVEL = 3;
+const ID = 4;
 
 export interface HogTree {
-  /** NODE_FIELDS ints a node, in preorder: kind, parent, lo, hi, level, its HOG id's index in `ids` (-1 for a duplication). */
+  /** NODE_FIELDS ints a node, in preorder: parent, lo, hi, level, its HOG id's index in `ids` (-1 for a duplication). */
   nodes: Int32Array;
   /** Node i's levels (HogNode `levels`) are `levels[levelStarts[i], levelStarts[i + 1])`. */
   levelStarts: Int32Array;
@@ -43,7 +45,6 @@ export function hogTree(nodes: readonly HogNode[]): HogTree {
   let levelCount = 0;
   nodes.forEach((node, i) => {
     const at = i * NODE_FIELDS;
-    columns[at + KIND] = node.kind;
     columns[at + PARENT] = node.parent;
     columns[at + LO] = node.lo;
     columns[at + HI] = node.hi;
@@ -70,6 +71,8 @@ export const nodeLevel = (t: HogTree, i: number): number => t.nodes[i * NODE_FIE
 export const nodeMembers = (t: HogTree, i: number): [number, number] => [t.nodes[i * NODE_FIELDS + LO], t.nodes[i * NODE_FIELDS + HI]];
 /** Node i's HOG id as its index in `ids` (-1 for a duplication). */
 export const nodeIdIndex = (t: HogTree, i: number): number => t.nodes[i * NODE_FIELDS + ID];
+/** Node i's kind: a duplication is the node without a HOG id. */
+export const nodeKind = (t: HogTree, i: number): HogNode["kind"] => (nodeIdIndex(t, i) < 0 ? DUPLICATION : SPECIATION);
 /** Node i's HOG id ("" for a duplication). */
 export const nodeId = (t: HogTree, i: number): string => {
   const id = nodeIdIndex(t, i);
@@ -90,7 +93,7 @@ export function hogNodes(t: HogTree): HogNode[] {
   return Array.from({ length: nodeCount(t) }, (_, i): HogNode => {
     const at = i * NODE_FIELDS;
     return {
-      kind: t.nodes[at + KIND] as HogNode["kind"],
+      kind: nodeKind(t, i),
       parent: t.nodes[at + PARENT],
       lo: t.nodes[at + LO],
       hi: t.nodes[at + HI],

@@ -35,9 +35,8 @@ export interface ProteinTable {
    */
   accessions: StringColumn;
   entryNames: StringColumn;
+  /** Each protein's genome; a genome's proteins are entries genomeFirstEntry[g] .. + genomeSize[g] − 1, so its place in it (the number in its orthid) follows. */
   genome: Int32Array;
-  /** 1-based index within the genome (the number in the orthid). */
-  indexInGenome: Int32Array;
   /** The sequences, in a file of the derive task's folder (sequence-file.ts): 421 MiB of heap at a million proteins. */
   sequenceFile: SequenceFile;
   /** Each sequence's length: what the tables that summarize proteins need of it. */
@@ -189,14 +188,13 @@ export async function readProteomes(
   options: { keepStops?: boolean; jobs?: number; sequenceFolder: string },
 ): Promise<ProteinTable> {
   const sequences = sequenceFileWriter(options.sequenceFolder);
-  const t: Omit<ProteinTable, "sequenceFile" | "exonFile" | "loci" | "md5" | "genome" | "indexInGenome" | "length" | "isMain" | "chromosome" | "chromosomes" | "description" | "isoformGene" | "genes"> = {
+  const t: Omit<ProteinTable, "sequenceFile" | "exonFile" | "loci" | "md5" | "genome" | "length" | "isMain" | "chromosome" | "chromosomes" | "description" | "isoformGene" | "genes"> = {
     count: 0, inputIds: new IdIndex(), accessions: new StringColumn(), entryNames: new StringColumn(),
     descriptions: IdIndex.of([""]), genomeFirstEntry: [], genomeSize: [],
   };
   const description = new GrowingInts();
   // Numbers a protein, as they are read.
   const genome = new GrowingInts();
-  const indexInGenome = new GrowingInts();
   const length = new GrowingInts();
   // Each genome's kept proteins' MD5s, written as each genome is read.
   const md5s = columnFileWriter(options.sequenceFolder, MD5_FILE, "Uint8Array");
@@ -231,7 +229,6 @@ export async function readProteomes(
       t.accessions.push(read.accessions[i]);
       t.entryNames.push(read.accessions[i] ? read.entryNames[i] : "");
       genome.push(g);
-      indexInGenome.push(n);
       kept.push(read.sequences[i]);
       length.push(read.sequences[i].length);
       md5.set(read.md5.subarray(i * MD5_BYTES, (i + 1) * MD5_BYTES), (n - 1) * MD5_BYTES);
@@ -255,7 +252,7 @@ export async function readProteomes(
   const loci = locusFilesWriter(options.sequenceFolder);
   loci.appendUnknown(t.count);
   return {
-    ...t, genome: genome.done(), indexInGenome: indexInGenome.done(), length: length.done(), description: description.done(), isMain: new Uint8Array(t.count).fill(1),
+    ...t, genome: genome.done(), length: length.done(), description: description.done(), isMain: new Uint8Array(t.count).fill(1),
     chromosome: new Int32Array(t.count), chromosomes: [""], isoformGene: new Int32Array(t.count), genes: entryLists([]),
     md5: md5s.finish(), loci: loci.finish(), sequenceFile, exonFile: exons.finish(),
   };

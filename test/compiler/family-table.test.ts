@@ -21,7 +21,7 @@ import {
   rootIdOf,
   type FamilyTable,
 } from "../../release-compiler/derive/family-table.js";
-import { hogNodes, hogTree, nodeLevels } from "../../release-compiler/derive/hog-columns.js";
+import { hogNodes, hogTree, NODE_FIELDS, nodeLevels } from "../../release-compiler/derive/hog-columns.js";
 import type { FamilyBuild } from "../../release-compiler/derive/hogs.js";
 import { loadSnapshot, saveSnapshot } from "../../release-compiler/snapshot.js";
 import { syntheticFamily } from "../synthetic-family.js";
@@ -71,7 +71,7 @@ describe("the family table", () => {
   it("holds one array of each kind for all families, as long as they need", () => {
     const nodes = built.reduce((n, f) => n + f.tree.completeness.length, 0);
     expect(table.members.length).toBe(built.reduce((n, f) => n + f.members.length, 0));
-    expect(table.nodes.length).toBe(nodes * 6);
+    expect(table.nodes.length).toBe(nodes * NODE_FIELDS);
     expect(table.levelStarts.length).toBe(nodes + 1);
     expect(table.memberStarts.length).toBe(61);
     // A family's arrays are views into the table's.

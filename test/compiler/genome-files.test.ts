@@ -115,12 +115,12 @@ describe("genome files read on worker threads", () => {
     // Each kept protein's sequence, in its file, by entry: cleaned of what was reported, none of a protein left out.
     expect(one.sequences).toEqual(["MKVL", "MKVLA", "MKVL", "MKV", "MKV", "MKV", "MMM", "MKVW", "MAAA"]);
     expect([...one.t.length]).toEqual(one.sequences.map((s) => s.length));
-    // Numbers a protein as typed arrays: its genome, its place in it, main until isoforms are chosen.
-    expect([one.t.genome, one.t.indexInGenome, one.t.isMain].map((a) => [a.constructor.name, ...a])).toEqual([
+    // Numbers a protein as typed arrays: its genome, main until isoforms are chosen; each genome's proteins in a run of entries.
+    expect([one.t.genome, one.t.isMain].map((a) => [a.constructor.name, ...a])).toEqual([
       ["Int32Array", 0, 0, 0, 0, 1, 1, 1, 3, 3],
-      ["Int32Array", 1, 2, 3, 4, 1, 2, 3, 1, 2],
       ["Uint8Array", 1, 1, 1, 1, 1, 1, 1, 1, 1],
     ]);
+    expect(one.t.genomeFirstEntry).toEqual([1, 5, 8, 8]);
     // Their MD5s, 16 bytes each, those of the proteins left out (used twice) among none.
     expect(one.md5s.length).toBe(16 * one.t.count);
     expect(one.t.md5).toEqual({ name: MD5_FILE, type: "Uint8Array", length: 16 * one.t.count });
