@@ -183,7 +183,7 @@ export async function readProteomes(
   /**
    * `keepStops`: `*` inside sequences are residues (readFasta), for the proteomes OrthoFinder ran on.
    * `jobs`: worker threads that read the files (genome-files.ts).
-   * `sequenceFolder`: where the sequences' file is written (the derive task's folder).
+   * `sequenceFolder`: where the sequences', MD5s', exons' and loci's files are written (the derive task's folder).
    */
   options: { keepStops?: boolean; jobs?: number; sequenceFolder: string },
 ): Promise<ProteinTable> {
