@@ -1,9 +1,19 @@
 /**
- * Writing a file's bytes in full. `writeSync` may write fewer bytes than it is given (a disk
- * that fills up part-way: the call after it fails with ENOSPC), and returns how many; a caller
- * that ignored the count left a snapshot or a pack cut short without an error.
+ * Writing and reading a file's bytes in full. `writeSync` may write fewer bytes than it is given
+ * (a disk that fills up part-way: the call after it fails with ENOSPC), and returns how many; a
+ * caller that ignored the count left a snapshot or a pack cut short without an error. `readSync`
+ * may read fewer too, and reads at most 2 GiB a call.
  */
-import { writeSync } from "node:fs";
+import { readSync, writeSync } from "node:fs";
+
+/** Fills `into` with the file's bytes from `position`; a file that ends first throws `short(the byte it ends at)`. */
+export function readFully(fd: number, into: Uint8Array, position: number, short: (end: number) => Error): void {
+  for (let read = 0; read < into.length; ) {
+    const n = readSync(fd, into, read, Math.min(into.length - read, 1 << 30), position + read);
+    if (n === 0) throw short(position + read);
+    read += n;
+  }
+}
 
 /** Writes all of `bytes` at the file's position; a full disk throws (ENOSPC). */
 export function writeFully(fd: number, bytes: Uint8Array, from = 0, to = bytes.length): void {

@@ -9,9 +9,9 @@
  * Hand-written rather than a store of any kind: a column is a typed array's bytes, so the file
  * is the array and its length the whole index.
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
 import { join } from "node:path";
-import { bufferedWriter } from "../files.js";
+import { bufferedWriter, readFully } from "../files.js";
 
 const ARRAYS = { Uint8Array, Int8Array, Float64Array } as const;
 type ColumnType = keyof typeof ARRAYS;
@@ -59,11 +59,7 @@ export function loadColumn<T extends ColumnType>(file: ColumnFile<T>, folder: st
   try {
     const size = fstatSync(fd).size;
     if (size !== bytes.length) throw new Error(`${path}: ${size} bytes where the derived release's ${what} take ${bytes.length}; its work folder is damaged (compile again without --work, or remove it)`);
-    for (let read = 0; read < bytes.length; ) {
-      const n = readSync(fd, bytes, read, Math.min(bytes.length - read, 1 << 30), read);
-      if (n === 0) throw new Error(`${path}: ends at byte ${read}, before the ${what} it holds`);
-      read += n;
-    }
+    readFully(fd, bytes, 0, (end) => new Error(`${path}: ends at byte ${end}, before the ${what} it holds`));
   } finally {
     closeSync(fd);
   }

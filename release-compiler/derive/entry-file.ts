@@ -10,10 +10,10 @@
  * Hand-written rather than a key-value store: the keys are the entry numbers 1..N in order, so
  * an array of offsets is the whole index, and the OS page cache keeps what is read often.
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { unpack } from "msgpackr";
-import { bufferedWriter } from "../files.js";
+import { bufferedWriter, readFully } from "../files.js";
 
 /** The offsets' file of records file `name`. */
 export const STARTS_SUFFIX = ".starts";
@@ -74,9 +74,17 @@ export function entryFileWriter(folder: string, name: string) {
   };
 }
 
-/** A file read through a window of WINDOW bytes: ahead when read in order, just what is asked otherwise. */
+/**
+ * A file of `size` bytes read through a window of WINDOW bytes: ahead when read in order, just
+ * what is asked otherwise. A file of another size is refused: its work folder is damaged.
+ */
 function windowedFile(path: string, size: number, what: string) {
   const fd = openSync(path, "r");
+  const found = fstatSync(fd).size;
+  if (found !== size) {
+    closeSync(fd);
+    throw new Error(`${path}: ${found} bytes where the derived release's ${what} take ${size}; its work folder is damaged (compile again without --work, or remove it)`);
+  }
   let buffer = Buffer.alloc(WINDOW);
   // Bytes of the file in `buffer`: [windowStart, windowEnd).
   let windowStart = 0;
@@ -87,12 +95,7 @@ function windowedFile(path: string, size: number, what: string) {
       if (start < windowStart || end > windowEnd) {
         const want = ahead ? Math.max(end - start, Math.min(WINDOW, size - start)) : end - start;
         if (buffer.length < want) buffer = Buffer.alloc(want);
-        let read = 0;
-        while (read < want) {
-          const n = readSync(fd, buffer, read, want - read, start + read);
-          if (n === 0) throw new Error(`${path}: ends at byte ${start + read}, before the ${what} it holds`);
-          read += n;
-        }
+        readFully(fd, buffer.subarray(0, want), start, (at) => new Error(`${path}: ends at byte ${at}, before the ${what} it holds`));
         windowStart = start;
         windowEnd = start + want;
       }
@@ -108,16 +111,16 @@ function windowedFile(path: string, size: number, what: string) {
  */
 export function openEntryFile(file: EntryFile, folder: string, what: string) {
   const { count } = file;
-  const sizes = [file.bytes, (count + 1) * OFFSET_BYTES];
   const [path, startsPath] = entryFileNames(file.name).map((name) => join(folder, name));
-  [path, startsPath].forEach((p, k) => {
-    const fd = openSync(p, "r");
-    const size = fstatSync(fd).size;
-    closeSync(fd);
-    if (size !== sizes[k]) throw new Error(`${p}: ${size} bytes where the derived release's ${what} take ${sizes[k]}; its work folder is damaged (compile again without --work, or remove it)`);
-  });
   const records = windowedFile(path, file.bytes, what);
-  const starts = windowedFile(startsPath, sizes[1], `offsets of the ${what}`);
+  let starts: ReturnType<typeof windowedFile>;
+  try {
+    // Its size named as the records' is, so that a damaged folder reads the same whichever file it is.
+    starts = windowedFile(startsPath, (count + 1) * OFFSET_BYTES, what);
+  } catch (error) {
+    records.close();
+    throw error;
+  }
   let last = -1;
   return {
     count,
