@@ -441,7 +441,7 @@ async function deriveRelease(
 
     const orthoFinderHogs = orthoFinder && (await readOrthoFinderHogs(orthoFinder, config.hogReleaseLetter ?? "", proteins, problems));
     const { families } = orthoFinderHogs ?? (await readHogFamilies(config.hogs!, config.hogReleaseLetter ?? "", taxonomy, proteins, problems, { jobs }));
-    const places = familyPlaces(families, taxonomy, proteins);
+    const places = familyPlaces(families, proteins);
     stage.done("HOGs");
     chooseMainIsoforms(proteins, (e) => places.family[e - 1] > 0, config.isoforms ?? "isoforms", problems);
 

@@ -12,7 +12,6 @@ import { BigMap } from "../collections.js";
 import { FamilyTableBuilder, familiesOf, type FamilyTable } from "./family-table.js";
 import { geneEntries, geneEntriesFrom, type GeneEntries, type GeneEntriesData } from "./gene-entries.js";
 import { Problems } from "../problems.js";
-import { lineage } from "../../release-format/taxonomy.js";
 import { parseOrthoXmlRun, readOrthoXml, type KnownHeader, type OrthoXmlHeader } from "../readers/orthoxml.js";
 import { groupRuns } from "../readers/orthoxml-runs.js";
 import { runTasksInOrder, sharedInt32 } from "../workers.js";
@@ -218,30 +217,44 @@ async function familiesOnWorkers(file: string, prefix: string, taxonomy: Taxonom
 /**
  * Per entry - 1: family index (0 = none), own HOG id (its index in the family's `tree.ids`;
  * a number rather than the id, which a million proteins would hold 40 MB of copies of once
- * the derived release is read back: `ownHogId` gives it), lineage levels the family spans.
+ * the derived release is read back: `ownHogId` gives it).
  */
 export interface FamilyPlaces {
   family: Int32Array;
   hogId: Int32Array;
-  hogLevelCount: Int32Array;
 }
 
 /** The own HOG id of entry i + 1 ("" when it is in no family). */
 export const ownHogId = ({ families: t, family, hogId }: FamilyPlaces & HogFamilies, i: number): string =>
   family[i] ? t.hogIds.idOf(t.idNumbers[t.idStarts[family[i] - 1] + hogId[i]]) : "";
 
-export function familyPlaces(families: FamilyTable, taxonomy: TaxonomyBuild, proteins: ProteinTable): FamilyPlaces {
+export function familyPlaces(families: FamilyTable, proteins: ProteinTable): FamilyPlaces {
   const family = new Int32Array(proteins.count);
   const hogId = new Int32Array(proteins.count);
-  const hogLevelCount = new Int32Array(proteins.count);
   for (const f of familiesOf(families)) {
-    const rootLevel = nodeLevel(f.tree, 0);
     f.members.forEach((entry, i) => {
       family[entry - 1] = f.index;
       hogId[entry - 1] = nodeIdIndex(f.tree, f.memberNode[i]);
-      const up = lineage(taxonomy, taxonomy.genomeLevels[proteins.genome[entry - 1]]);
-      hogLevelCount[entry - 1] = up.indexOf(rootLevel) + 1;
     });
   }
-  return { family, hogId, hogLevelCount };
+  return { family, hogId };
+}
+
+/**
+ * Entry i + 1's count of the lineage levels its family spans: from its genome's level up to
+ * its family's root level, both counted; 0 in no family, or when the root is not above its
+ * genome. Worked out as the protein rows are written, not held by derive (4 bytes a protein).
+ */
+export function hogLevelCounts(families: FamilyTable, family: Int32Array, taxonomy: TaxonomyBuild, genome: Int32Array): (i: number) => number {
+  const rootLevel = Int32Array.from(familiesOf(families), (f) => nodeLevel(f.tree, 0));
+  return (i) => {
+    if (!family[i]) return 0;
+    const root = rootLevel[family[i] - 1];
+    let count = 0;
+    for (let l = taxonomy.genomeLevels[genome[i]]; l >= 0; l = taxonomy.parents[l]) {
+      count += 1;
+      if (l === root) return count;
+    }
+    return 0;
+  };
 }

@@ -41,7 +41,7 @@ import { familyGoRow } from "../derive/family-go.js";
 import { countGenes, genomeDetail } from "../derive/genomes.js";
 import { groupsByFingerprint } from "../derive/groups.js";
 import { listMembers, type EntryLists } from "../derive/entry-lists.js";
-import { ownHogId, type FamilyPlaces, type HogFamilies } from "../derive/hog-families.js";
+import { hogLevelCounts, ownHogId, type FamilyPlaces, type HogFamilies } from "../derive/hog-families.js";
 import { familiesOf, familyAt, familyMembers, familyOfHogId, hogIdFamilies, type FamilyTable } from "../derive/family-table.js";
 import { hogNodes, nodeCount } from "../derive/hog-columns.js";
 import type { FamilyBuild } from "../derive/hogs.js";
@@ -247,6 +247,7 @@ export async function writeProteinTables(
     families: await chunkList(familyTables.families.tree, readChunk),
   });
   const cardRows = hogCardRows(familiesOf(b.families));
+  const hogLevelCountOf = hogLevelCounts(b.families, b.family, b.taxonomy, p.genome);
   // A row is its summary (a fresh object) with the protein's own fields added, in the order the
   // format writes them (hogCards, when present, before exons). Spreading the summary and an
   // optional `{ hogCards }` into a literal cost ~6 µs a row (a million proteins: ~6 s) and gave
@@ -258,7 +259,7 @@ export async function writeProteinTables(
       const row = summary(i + 1) as ProteinRow;
       row.family = b.family[i];
       row.rootHog = b.family[i] ? b.families.rootHog[b.family[i] - 1] : 0;
-      row.hogLevelCount = b.hogLevelCount[i];
+      row.hogLevelCount = hogLevelCountOf(i);
       row.isoforms = isoformsOf(p, i);
       const cards = cardRows.get(ownHogId(b, i));
       if (cards) row.hogCards = cards;
