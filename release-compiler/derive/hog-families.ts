@@ -12,6 +12,7 @@ import { BigMap } from "../collections.js";
 import { FamilyTableBuilder, familiesOf, type FamilyTable } from "./family-table.js";
 import { geneEntries, geneEntriesFrom, type GeneEntries, type GeneEntriesData } from "./gene-entries.js";
 import { Problems } from "../problems.js";
+import { lineage } from "../../release-format/taxonomy.js";
 import { parseOrthoXmlRun, readOrthoXml, type KnownHeader, type OrthoXmlHeader } from "../readers/orthoxml.js";
 import { groupRuns } from "../readers/orthoxml-runs.js";
 import { runTasksInOrder, sharedInt32 } from "../workers.js";
@@ -247,14 +248,7 @@ export function familyPlaces(families: FamilyTable, proteins: ProteinTable): Fam
  */
 export function hogLevelCounts(families: FamilyTable, family: Int32Array, taxonomy: TaxonomyBuild, genome: Int32Array): (i: number) => number {
   const rootLevel = Int32Array.from(familiesOf(families), (f) => nodeLevel(f.tree, 0));
-  return (i) => {
-    if (!family[i]) return 0;
-    const root = rootLevel[family[i] - 1];
-    let count = 0;
-    for (let l = taxonomy.genomeLevels[genome[i]]; l >= 0; l = taxonomy.parents[l]) {
-      count += 1;
-      if (l === root) return count;
-    }
-    return 0;
-  };
+  // Each genome's lineage, its own level first, made once.
+  const lineages = Array.from(taxonomy.genomeLevels, (level) => lineage(taxonomy, level));
+  return (i) => (family[i] ? lineages[genome[i]].indexOf(rootLevel[family[i] - 1]) + 1 : 0);
 }
